@@ -1,0 +1,16 @@
+package io.kvledger.application.engine;
+
+import io.kvledger.domain.command.EngineCommand;
+import java.util.Objects;
+
+/**
+ * One domain command of a scheduler step.
+ *
+ * @param line where the command came from (a scenario's line number), recorded in a rejection; 0 when none
+ */
+public record StepEntry(long line, EngineCommand command) {
+
+    public StepEntry {
+        Objects.requireNonNull(command, "command");
+    }
+}

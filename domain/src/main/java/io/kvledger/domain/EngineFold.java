@@ -1,0 +1,157 @@
+package io.kvledger.domain;
+
+import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.domain.event.BlocksAllocated;
+import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.CacheReset;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.LoadJobCompleted;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.PrefixMatchDeferred;
+import io.kvledger.domain.event.PrefixMatched;
+import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
+import io.kvledger.domain.event.RequestPreempted;
+import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.event.StoreJobCompleted;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.event.TokensAppended;
+import io.kvledger.domain.event.TokensComputed;
+import io.kvledger.domain.event.TokensRejected;
+import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.rules.StoreOffer;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+
+/**
+ * {@code evolve(state, event) -> state}: the only way state changes. Live command handling, replay,
+ * audit and time travel all use exactly this fold. Events this fold does not know (and
+ * {@code FlushRequired}, {@code StoreDeferred}, {@code CommandRejected}, which record answers rather
+ * than changes) leave the state as it is.
+ */
+public final class EngineFold {
+
+    private EngineFold() {
+    }
+
+    /** The state after all {@code events}; the first must be {@link EngineConfigured}. */
+    public static EngineState fold(Iterable<? extends EngineEvent> events) {
+        EngineState state = null;
+        for (EngineEvent event : events) {
+            state = evolve(state, event);
+        }
+        return state;
+    }
+
+    public static EngineState evolve(EngineState state, EngineEvent event) {
+        if (event instanceof EngineConfigured e) {
+            return EngineState.initial(e.config());
+        }
+        if (state == null) {
+            throw new IllegalStateException("the first event must be EngineConfigured, was " + event);
+        }
+        if (event instanceof RequestRegistered e) {
+            RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
+                    state.config().gpuBlockSize());
+            return state.withRequest(request).withRegistered(state.registered() + 1);
+        }
+        if (event instanceof TokensComputed e) {
+            return RequestFold.afterOfferTrigger(state.withRequest(live(state, e.requestId()).withComputed(e.numComputedTokens())), e.requestId());
+        }
+        if (event instanceof TokensRejected e) {
+            return state.withRequest(live(state, e.requestId()).withComputed(e.numComputedTokens()));
+        }
+        if (event instanceof TokensAppended e) {
+            RequestState request = live(state, e.requestId());
+            return state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
+        }
+        if (event instanceof PrefixMatched e) {
+            RequestState request = live(state, e.requestId());
+            var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
+            var touched = request.keys(e.hitChunks(), state.config().blocksPerChunk());
+            return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
+                    .withTier(state.tier().touch(touched));
+        }
+        if (event instanceof PrefixMatchDeferred e) {
+            return state.withRequest(live(state, e.requestId()).withPendingMatch(null));
+        }
+        if (event instanceof BlocksAllocated e) {
+            RequestState request = live(state, e.requestId());
+            return state.withRequest(request.withBlockTable(request.blockTable().plusAll(e.blockIds()))
+                    .withStatus(RequestStatus.RUNNING).withPendingMatch(null));
+        }
+        if (event instanceof LoadJobScheduled e) {
+            return JobFold.loadScheduled(state, e);
+        }
+        if (event instanceof StoreJobScheduled e) {
+            return JobFold.storeScheduled(state, e);
+        }
+        if (event instanceof TransferAcknowledged e) {
+            Job job = state.jobs().get(e.jobId());
+            return job == null ? state : state.withJobs(state.jobs().plus(e.jobId(), job.acknowledged(e.success())),
+                    state.nextJobId());
+        }
+        if (event instanceof StoreJobCompleted e) {
+            return JobFold.storeCompleted(state, e);
+        }
+        if (event instanceof LoadJobCompleted e) {
+            return JobFold.loadCompleted(state, e);
+        }
+        if (event instanceof ChunksStored e) {
+            return state.withTier(state.tier().ready(e.keys()));
+        }
+        if (event instanceof ChunksEvicted e) {
+            return state.withTier(state.tier().remove(e.keys()));
+        }
+        if (event instanceof RequestPreempted e) {
+            return state.withRequest(live(state, e.requestId()).withComputed(0)
+                    .withStatus(RequestStatus.PREEMPTED).withPendingMatch(null));
+        }
+        if (event instanceof RequestAborted e) {
+            return RequestFold.terminated(state, e.requestId(), RequestStatus.ABORTED);
+        }
+        if (event instanceof RequestFinished e) {
+            return RequestFold.terminated(state, e.requestId(), RequestStatus.FINISHED);
+        }
+        if (event instanceof BlocksReleased e) {
+            return RequestFold.released(state, e);
+        }
+        if (event instanceof CacheReset e) {
+            return ResetFold.reset(state, e);
+        }
+        return state;
+    }
+
+    static RequestState live(EngineState state, String requestId) {
+        RequestState request = state.requests().get(requestId);
+        if (request == null) {
+            throw new IllegalStateException("event for request " + requestId + ", which is not live");
+        }
+        return request;
+    }
+
+    /** Fences the source blocks of a request's stores still in flight, until each store ends. */
+    static EngineState fenceStores(EngineState state, RequestState request) {
+        if (state.config().releasePolicy() != ReleasePolicy.FENCE) {
+            return state;
+        }
+        EngineState fenced = state;
+        for (long jobId : request.jobIds()) {
+            Job job = state.jobs().get(jobId);
+            if (job != null && job.isStore()) {
+                fenced = JobFold.fence(fenced, job);
+            }
+        }
+        return fenced;
+    }
+
+    static boolean heldWhole(EngineState state, RequestState request) {
+        return StoreOffer.of(state.config(), state.tier(), request).isHeldWhole();
+    }
+}

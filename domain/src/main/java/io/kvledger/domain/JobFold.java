@@ -1,0 +1,118 @@
+package io.kvledger.domain;
+
+import io.kvledger.domain.event.LoadJobCompleted;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.StoreJobCompleted;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.rules.StoreBound;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+import java.util.ArrayList;
+import java.util.List;
+import org.pcollections.PMap;
+import org.pcollections.PSortedSet;
+import org.pcollections.TreePSet;
+
+/** The parts of the fold that start and end jobs, and the fences they hold. */
+final class JobFold {
+
+    private JobFold() {
+    }
+
+    static EngineState storeScheduled(EngineState state, StoreJobScheduled e) {
+        RequestState request = EngineFold.live(state, e.requestId());
+        int f = state.config().blocksPerChunk();
+        int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
+        int end = Math.max(request.cursor(), Math.max(StoreBound.storableChunks(state.config(), request), lastChunk));
+        List<String> offered = new ArrayList<>(end - request.cursor());
+        for (int chunk = request.cursor(); chunk < end && chunk < request.keyCount(f); chunk++) {
+            offered.add(request.key(chunk, f));
+        }
+        Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
+        EngineState next = state
+                .withRequest(request.withCursor(end).withJobIds(request.jobIds().plus(e.jobId())))
+                .withTier(state.tier().writing(e.keys()).touch(offered))
+                .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+        // A store made by the terminal command itself is fenced like the ones before it.
+        return request.isTerminal() ? EngineFold.fenceStores(next, next.requests().get(e.requestId())) : next;
+    }
+
+    static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
+        RequestState request = EngineFold.live(state, e.requestId());
+        int gpuHitTokens = request.computed();
+        int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
+        int externalTokens = endChunk * state.config().chunkTokens() - gpuHitTokens;
+        Job job = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), gpuHitTokens,
+                externalTokens, request.cursor());
+        RequestState loading = request.withStatus(RequestStatus.LOADING)
+                .withCursor(Math.max(request.cursor(), endChunk))
+                .withJobIds(request.jobIds().plus(e.jobId()));
+        return state.withRequest(loading)
+                .withTier(state.tier().pin(e.keys()))
+                .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+    }
+
+    static EngineState storeCompleted(EngineState state, StoreJobCompleted e) {
+        Job job = state.jobs().get(e.jobId());
+        if (job == null) {
+            return state;
+        }
+        EngineState next = endJob(state, job);
+        if (!e.success()) {
+            // A failed write leaves nothing loadable; no event, and no retry (the cursor has passed).
+            next = next.withTier(next.tier().remove(job.keys()));
+        }
+        return RequestFold.settle(unfence(next, job), job.requestId());
+    }
+
+    static EngineState loadCompleted(EngineState state, LoadJobCompleted e) {
+        Job job = state.jobs().get(e.jobId());
+        if (job == null) {
+            return state;
+        }
+        EngineState next = endJob(state, job).withTier(state.tier().unpin(job.keys()));
+        RequestState request = next.requests().get(job.requestId());
+        if (request != null) {
+            if (e.success()) {
+                // The last token is always recomputed, for its logits.
+                request = request.withComputed(Math.min(job.gpuHitTokens() + job.externalTokens(), request.numTokens() - 1));
+            } else {
+                request = request.withComputed(job.gpuHitTokens()).withCursor(job.cursorBefore());
+            }
+            if (request.status() == RequestStatus.LOADING) {
+                request = request.withStatus(RequestStatus.RUNNING);
+            }
+            next = next.withRequest(request);
+        }
+        return RequestFold.settle(next, job.requestId());
+    }
+
+    static EngineState fence(EngineState state, Job job) {
+        PMap<Integer, PSortedSet<Long>> fences = state.fences();
+        for (Integer block : job.blockIds()) {
+            PSortedSet<Long> jobs = fences.getOrDefault(block, TreePSet.empty());
+            fences = fences.plus(block, jobs.plus(job.jobId()));
+        }
+        return state.withFences(fences);
+    }
+
+    private static EngineState unfence(EngineState state, Job job) {
+        PMap<Integer, PSortedSet<Long>> fences = state.fences();
+        for (Integer block : job.blockIds()) {
+            PSortedSet<Long> jobs = fences.get(block);
+            if (jobs != null && jobs.contains(job.jobId())) {
+                PSortedSet<Long> left = jobs.minus(job.jobId());
+                fences = left.isEmpty() ? fences.minus(block) : fences.plus(block, left);
+            }
+        }
+        return fences == state.fences() ? state : state.withFences(fences);
+    }
+
+    private static EngineState endJob(EngineState state, Job job) {
+        EngineState next = state.withJobs(state.jobs().minus(job.jobId()), state.nextJobId());
+        RequestState request = next.requests().get(job.requestId());
+        return request == null ? next : next.withRequest(request.withJobIds(request.jobIds().minus(job.jobId())));
+    }
+}

@@ -1,0 +1,7 @@
+package io.kvledger.domain.command;
+
+/** Why a request finished normally. */
+public enum FinishReason {
+    STOPPED,
+    LENGTH
+}

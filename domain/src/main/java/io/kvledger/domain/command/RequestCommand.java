@@ -1,0 +1,9 @@
+package io.kvledger.domain.command;
+
+/** A command addressed to one request. */
+public sealed interface RequestCommand extends EngineCommand
+        permits RegisterRequest, MatchPrefix, AllocateBlocks, ComputeTokens, RejectTokens, AppendTokens,
+        PreemptRequest, AbortRequest, FinishRequest {
+
+    String requestId();
+}

@@ -1,0 +1,73 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.command.CompleteTransfer;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.LoadJobCompleted;
+import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.domain.event.StoreJobCompleted;
+import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.state.CpuTier;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.TierChunk;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One worker's completion of a job (contract section 4, Completion). */
+final class CompletionDecision {
+
+    private CompletionDecision() {
+    }
+
+    static void complete(Emitter emitter, CompleteTransfer command) {
+        EngineState state = emitter.state();
+        long jobId = command.jobId();
+        if (jobId < 0) {
+            throw Rejection.invalidArgument("jobId must be >= 0, was " + jobId);
+        }
+        if (jobId >= state.nextJobId()) {
+            throw Rejection.of(RejectionCode.UNKNOWN_JOB, "job " + jobId + " was never scheduled");
+        }
+        if (jobId < state.staleBelowJobId()) {
+            throw Rejection.of(RejectionCode.STALE_JOB, "job " + jobId + " was dropped by a reset (stale below "
+                    + state.staleBelowJobId() + ")");
+        }
+        Job job = state.jobs().get(jobId);
+        if (job == null) {
+            throw Rejection.of(RejectionCode.JOB_ALREADY_COMPLETE, "job " + jobId + " has already ended");
+        }
+        if (job.completions() + 1 < state.config().workers()) {
+            emitter.emit(new TransferAcknowledged(jobId, job.requestId(), command.success()));
+            return;
+        }
+        boolean success = !job.failed() && command.success();
+        if (job.isStore()) {
+            emitter.emit(new StoreJobCompleted(jobId, job.requestId(), success));
+            if (success) {
+                emitter.emit(new ChunksStored(job.keys()));
+            }
+        } else {
+            emitter.emit(new LoadJobCompleted(jobId, job.requestId(), success));
+            if (!success) {
+                dropUnpinned(emitter, job);
+            }
+        }
+        ReleaseDecision.releaseTerminated(emitter, job.requestId());
+    }
+
+    /** A failed load drops its chunks, so no bad copy is hit twice, unless another load still pins them. */
+    private static void dropUnpinned(Emitter emitter, Job job) {
+        CpuTier tier = emitter.state().tier();
+        List<String> dropped = new ArrayList<>();
+        for (String key : job.keys()) {
+            TierChunk chunk = tier.chunk(key);
+            if (chunk != null && chunk.pins() == 0 && !dropped.contains(key)) {
+                dropped.add(key);
+            }
+        }
+        if (!dropped.isEmpty()) {
+            emitter.emit(new ChunksEvicted(tier.leastRecentFirst(dropped)));
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.command.AbortRequest;
+import io.kvledger.domain.command.AllocateBlocks;
+import io.kvledger.domain.command.AppendTokens;
+import io.kvledger.domain.command.CompleteTransfer;
+import io.kvledger.domain.command.ComputeTokens;
+import io.kvledger.domain.command.EngineCommand;
+import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.InvalidCommand;
+import io.kvledger.domain.command.MatchPrefix;
+import io.kvledger.domain.command.PreemptRequest;
+import io.kvledger.domain.command.RegisterRequest;
+import io.kvledger.domain.command.RejectTokens;
+import io.kvledger.domain.command.ResetCache;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+
+/**
+ * {@code decide(state, command) -> events}: a pure function. Guards run in the contract's order of
+ * precedence (section 4, Bad input): the request id, whether the request is known, whether it has
+ * ended, the command's own fields, the request's state, and last a load's table length.
+ */
+public final class Decider {
+
+    private Decider() {
+    }
+
+    /** The first event of every engine. */
+    public static EngineConfigured configure(EngineConfig config) {
+        return EngineConfigured.of(config);
+    }
+
+    public static Decision decide(EngineState state, EngineCommand command) {
+        try {
+            return decideOrThrow(state, command);
+        } catch (Rejection rejection) {
+            return rejection.toDecision();
+        }
+    }
+
+    private static Decision decideOrThrow(EngineState state, EngineCommand command) {
+        Emitter emitter = new Emitter(state);
+        if (command instanceof RegisterRequest c) {
+            LifecycleDecisions.register(emitter, c);
+        } else if (command instanceof MatchPrefix c) {
+            LookupDecision.match(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof AllocateBlocks c) {
+            AllocationDecision.allocate(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof ComputeTokens c) {
+            TokenDecisions.compute(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof RejectTokens c) {
+            TokenDecisions.reject(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof AppendTokens c) {
+            TokenDecisions.append(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof PreemptRequest c) {
+            LifecycleDecisions.preempt(emitter, liveRequest(state, c.requestId()));
+        } else if (command instanceof AbortRequest c) {
+            LifecycleDecisions.abort(emitter, liveRequest(state, c.requestId()));
+        } else if (command instanceof FinishRequest c) {
+            LifecycleDecisions.finish(emitter, liveRequest(state, c.requestId()), c);
+        } else if (command instanceof CompleteTransfer c) {
+            CompletionDecision.complete(emitter, c);
+        } else if (command instanceof ResetCache) {
+            ResetDecision.reset(emitter);
+        } else if (command instanceof InvalidCommand c) {
+            rejectInvalid(state, c);
+        } else {
+            throw new IllegalArgumentException("unknown command " + command);
+        }
+        return emitter.accepted();
+    }
+
+    /** The request a command addresses, which must be known and not terminated. */
+    static RequestState liveRequest(EngineState state, String requestId) {
+        if (requestId == null) {
+            throw Rejection.invalidArgument("requestId is missing");
+        }
+        RequestStatus status = state.statusOf(requestId);
+        if (status == null) {
+            throw Rejection.of(RejectionCode.UNKNOWN_REQUEST, "request " + requestId + " is not registered");
+        }
+        if (status.isTerminal()) {
+            throw Rejection.of(RejectionCode.REQUEST_TERMINATED, "request " + requestId + " is " + status);
+        }
+        return state.requests().get(requestId);
+    }
+
+    /** A command whose fields could not be read still names its request before its bad field. */
+    private static void rejectInvalid(EngineState state, InvalidCommand command) {
+        if (command.addressesRequest()) {
+            if (command.requestId() == null) {
+                throw Rejection.invalidArgument(command.problem());
+            }
+            if ("RegisterRequest".equals(command.name())) {
+                LifecycleDecisions.requireNew(state, command.requestId());
+            } else {
+                liveRequest(state, command.requestId());
+            }
+        }
+        throw Rejection.invalidArgument(command.problem());
+    }
+}

@@ -1,0 +1,39 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Collects the events of one command and folds each as it is emitted, so that a later rule of the
+ * same command (a release after a store, say) reads the state the earlier events made.
+ */
+final class Emitter {
+
+    private EngineState state;
+    private final List<EngineEvent> events = new ArrayList<>(4);
+
+    Emitter(EngineState state) {
+        this.state = state;
+    }
+
+    void emit(EngineEvent event) {
+        state = EngineFold.evolve(state, event);
+        events.add(event);
+    }
+
+    EngineState state() {
+        return state;
+    }
+
+    RequestState request(String requestId) {
+        return state.requests().get(requestId);
+    }
+
+    Decision.Accepted accepted() {
+        return new Decision.Accepted(events, state);
+    }
+}

@@ -1,0 +1,58 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.List;
+
+/** When blocks go back to the host (contract section 4, Preemption and Release). Never an empty release. */
+final class ReleaseDecision {
+
+    private ReleaseDecision() {
+    }
+
+    static void releaseWholeTable(Emitter emitter, String requestId) {
+        RequestState request = emitter.request(requestId);
+        if (request != null && !request.blockTable().isEmpty()) {
+            emitter.emit(new BlocksReleased(requestId, request.blockTable()));
+        }
+    }
+
+    /**
+     * A terminated request's blocks: under FENCE at once, but for those its load is writing into; under
+     * DELAY_FREE once none of its stores and loads is in flight. Called after its terminal command and
+     * after each of its jobs ends.
+     */
+    static void releaseTerminated(Emitter emitter, String requestId) {
+        RequestState request = emitter.request(requestId);
+        if (request == null || !request.isTerminal() || request.blockTable().isEmpty()) {
+            return;
+        }
+        EngineState state = emitter.state();
+        if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
+            if (!request.hasJobsInFlight()) {
+                emitter.emit(new BlocksReleased(requestId, request.blockTable()));
+            }
+            return;
+        }
+        List<Integer> beingLoaded = new ArrayList<>();
+        for (long jobId : request.jobIds()) {
+            Job job = state.jobs().get(jobId);
+            if (job != null && job.isLoad()) {
+                beingLoaded.addAll(job.blockIds());
+            }
+        }
+        List<Integer> released = new ArrayList<>(request.blockTable().size());
+        for (Integer block : request.blockTable()) {
+            if (!beingLoaded.remove(block)) {
+                released.add(block);
+            }
+        }
+        if (!released.isEmpty()) {
+            emitter.emit(new BlocksReleased(requestId, released));
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.command.AppendTokens;
+import io.kvledger.domain.command.ComputeTokens;
+import io.kvledger.domain.command.RejectTokens;
+import io.kvledger.domain.event.TokensAppended;
+import io.kvledger.domain.event.TokensComputed;
+import io.kvledger.domain.event.TokensRejected;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+
+/** Computing, rejecting and appending tokens. */
+final class TokenDecisions {
+
+    private TokenDecisions() {
+    }
+
+    /** {@code c} counts tokens when they are scheduled; the chunks it completes are offered to the tier. */
+    static void compute(Emitter emitter, RequestState request, ComputeTokens command) {
+        Arguments.requirePositive("tokens", command.tokens());
+        int computed = Arguments.addWithoutOverflow("tokens", request.computed(), command.tokens());
+        requireRunning(request, "ComputeTokens");
+        emitter.emit(new TokensComputed(request.requestId(), computed));
+        StoreDecision.offer(emitter, request.requestId());
+    }
+
+    /** Takes back rejected speculative tokens, never below what is known computed or already stored. */
+    static void reject(Emitter emitter, RequestState request, RejectTokens command) {
+        Arguments.requirePositive("tokens", command.tokens());
+        int chunkTokens = emitter.state().config().chunkTokens();
+        long floor = Math.max(request.numTokens() - 1L, (long) request.cursor() * chunkTokens);
+        long computed = (long) request.computed() - command.tokens();
+        if (computed < floor) {
+            throw Rejection.invalidArgument("RejectTokens would take c from " + request.computed() + " to " + computed
+                    + ", below " + floor + " (max(n - 1, s * C))");
+        }
+        requireRunning(request, "RejectTokens");
+        emitter.emit(new TokensRejected(request.requestId(), (int) computed));
+    }
+
+    static void append(Emitter emitter, RequestState request, AppendTokens command) {
+        if (command.tokens().isEmpty()) {
+            throw Rejection.invalidArgument("tokens must not be empty");
+        }
+        Arguments.requireNonNegative("tokens", command.tokens());
+        int numTokens = Arguments.addWithoutOverflow("tokens", request.numTokens(), command.tokens().size());
+        emitter.emit(new TokensAppended(request.requestId(), numTokens, command.tokens()));
+    }
+
+    private static void requireRunning(RequestState request, String command) {
+        if (request.status() != RequestStatus.RUNNING) {
+            throw Rejection.invalidState(command + " needs a RUNNING request; " + request.requestId() + " is " + request.status());
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.kvledger.domain.event;
+
+/**
+ * A command that was refused; it changes no state.
+ *
+ * @param line      the scenario line of the command (0 when the host gives none)
+ * @param cmd       the command's name
+ * @param code      the stable rejection code
+ * @param message   one sentence saying why
+ * @param requestId the request id as given (a String, or a Long when given as an integer), or {@code null}
+ * @param jobId     the job id as given (a Long, or a String when given as one), or {@code null}
+ */
+public record CommandRejected(long line, String cmd, RejectionCode code, String message,
+                              Object requestId, Object jobId) implements EngineEvent {
+}

@@ -1,0 +1,34 @@
+package io.kvledger.domain.rules;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.state.RequestState;
+
+/**
+ * How far a request may be stored (contract section 4, Token bound and Storable chunks). Pure
+ * arithmetic, shared by the decision, the fold and the tools that explain a job.
+ */
+public final class StoreBound {
+
+    private StoreBound() {
+    }
+
+    /** {@code O = min(c, n, maxOffloadTokens, promptLength if offloadPromptOnly)}: only computed tokens are stored. */
+    public static int tokenBound(EngineConfig config, RequestState request) {
+        int bound = Math.min(request.computed(), request.numTokens());
+        if (config.maxOffloadTokens() != null) {
+            bound = Math.min(bound, config.maxOffloadTokens());
+        }
+        if (config.offloadPromptOnly()) {
+            bound = Math.min(bound, request.promptLength());
+        }
+        return bound;
+    }
+
+    /** {@code S = min(floor(O/C), floor(len(blockTable)/F), number of keys)}. */
+    public static int storableChunks(EngineConfig config, RequestState request) {
+        int byTokens = tokenBound(config, request) / config.chunkTokens();
+        int byBlocks = request.blockTable().size() / config.blocksPerChunk();
+        int byKeys = request.keyCount(config.blocksPerChunk());
+        return Math.min(byTokens, Math.min(byBlocks, byKeys));
+    }
+}

@@ -1,0 +1,6 @@
+package io.kvledger.domain.state;
+
+public enum JobKind {
+    STORE,
+    LOAD
+}
