@@ -40,7 +40,7 @@ public class EngineAggregate {
     public StepResult handle(ExecuteStep step) {
         List<EngineEvent> produced = new ArrayList<>();
         for (StepEntry entry : step.entries()) {
-            Decision decision = Decider.decide(state, entry.command());
+            Decision decision = decide(entry);
             List<EngineEvent> events = decision.events(entry.line(), entry.command());
             events.forEach(AggregateLifecycle::apply);
             if (decision instanceof Decision.Accepted accepted) {
@@ -50,6 +50,14 @@ public class EngineAggregate {
             produced.addAll(events);
         }
         return new StepResult(produced, state);
+    }
+
+    private Decision decide(StepEntry entry) {
+        try {
+            return Decider.decide(state, entry.command());
+        } catch (RuntimeException e) {
+            throw new StepFailedException(entry, e);
+        }
     }
 
     @EventSourcingHandler

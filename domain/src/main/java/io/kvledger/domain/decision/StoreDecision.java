@@ -25,6 +25,9 @@ final class StoreDecision {
         EngineConfig config = emitter.state().config();
         CpuTier tier = emitter.state().tier();
         RequestState request = emitter.request(requestId);
+        if (request == null) {
+            return; // retired by its own terminal event: it holds no blocks, so nothing is storable
+        }
         StoreOffer offer = StoreOffer.of(config, tier, request);
         if (offer.lacking().isEmpty()) {
             return;

@@ -1,0 +1,91 @@
+package io.kvledger.infrastructure.cli;
+
+import io.kvledger.application.KvLedger;
+import io.kvledger.application.engine.StepEntry;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.log.EventLogWriter;
+import io.kvledger.infrastructure.scenario.MalformedLineException;
+import io.kvledger.infrastructure.scenario.ScenarioLine;
+import io.kvledger.infrastructure.scenario.ScenarioReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Executes a scenario through the embedding API, the same Axon command path a host uses, writing
+ * every event as it is produced. Consecutive commands go to the engine as one step, up to
+ * {@link #STEP_SIZE}, which costs one Axon command per step rather than per line.
+ */
+public final class ScenarioRunner {
+
+    static final int STEP_SIZE = 256;
+
+    private final Function<EngineConfig, KvLedger> ledgers;
+
+    /** @param ledgers opens the engine for the scenario's config */
+    public ScenarioRunner(Function<EngineConfig, KvLedger> ledgers) {
+        this.ledgers = ledgers;
+    }
+
+    /**
+     * Runs the scenario to its end, or to its first malformed line, which is thrown after every event
+     * of the lines before it has been written (and flushed).
+     */
+    public void run(InputStream scenario, EventLogWriter log) throws IOException, MalformedLineException {
+        ScenarioReader reader = new ScenarioReader(scenario);
+        EngineConfig config = EngineConfig.DEFAULTS;
+        KvLedger ledger = null;
+        List<StepEntry> step = new ArrayList<>(STEP_SIZE);
+        try {
+            ScenarioLine line;
+            while ((line = reader.next()) != null) {
+                if (line instanceof ScenarioLine.Config c) {
+                    config = c.config();
+                    continue;
+                }
+                if (ledger == null) {
+                    ledger = open(config, log);
+                }
+                step.add(new StepEntry(line.line(), ((ScenarioLine.Command) line).command()));
+                if (step.size() == STEP_SIZE) {
+                    execute(ledger, step, log);
+                }
+            }
+            if (ledger == null) {
+                ledger = open(config, log);
+            }
+            execute(ledger, step, log);
+        } catch (MalformedLineException e) {
+            // EngineConfigured is written once the first line that is not a config line is read, even a
+            // malformed one; a malformed config line writes nothing.
+            if (ledger == null && !e.configLine()) {
+                ledger = open(config, log);
+            }
+            if (ledger != null) {
+                execute(ledger, step, log);
+            }
+            throw e;
+        } finally {
+            log.flush();
+            if (ledger != null) {
+                ledger.close();
+            }
+        }
+    }
+
+    private KvLedger open(EngineConfig config, EventLogWriter log) {
+        KvLedger ledger = ledgers.apply(config);
+        log.write(ledger.configured());
+        return ledger;
+    }
+
+    private static void execute(KvLedger ledger, List<StepEntry> step, EventLogWriter log) throws IOException {
+        if (!step.isEmpty()) {
+            log.writeAll(ledger.stepEntries(step).events());
+            step.clear();
+            log.flush();
+        }
+    }
+}

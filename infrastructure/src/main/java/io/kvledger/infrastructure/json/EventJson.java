@@ -1,0 +1,56 @@
+package io.kvledger.infrastructure.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineEvent;
+
+/** Writes events as lines of the log format (contract section 3): {@code seq}, {@code type}, then the fields. */
+public final class EventJson {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    private static final ObjectWriter WRITER = MAPPER.writer(new ContractPrettyPrinter());
+
+    private EventJson() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static ObjectNode toNode(long seq, EngineEvent event) {
+        ObjectNode line = MAPPER.createObjectNode();
+        line.put("seq", seq);
+        line.put("type", EventTypes.nameOf(event));
+        ObjectNode fields = MAPPER.valueToTree(event);
+        if (event instanceof CommandRejected) {
+            // A rejection repeats the request or job id only when the command gave one.
+            removeIfNull(fields, "requestId");
+            removeIfNull(fields, "jobId");
+        }
+        line.setAll(fields);
+        return line;
+    }
+
+    public static String toLine(long seq, EngineEvent event) {
+        try {
+            return WRITER.writeValueAsString(toNode(seq, event));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + event, e);
+        }
+    }
+
+    private static void removeIfNull(ObjectNode node, String field) {
+        if (node.has(field) && node.get(field).isNull()) {
+            node.remove(field);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.kvledger.infrastructure.scenario;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.config.ReleasePolicy;
+import java.util.Iterator;
+import java.util.Map;
+
+/** The config line (contract section 2): every field optional, any unknown field or bad value is fatal. */
+final class ConfigParser {
+
+    private ConfigParser() {
+    }
+
+    static EngineConfig parse(JsonNode config) {
+        if (!config.isObject()) {
+            throw new IllegalArgumentException("config must be a JSON object");
+        }
+        EngineConfig result = EngineConfig.DEFAULTS;
+        Iterator<Map.Entry<String, JsonNode>> fields = config.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            JsonNode value = field.getValue();
+            result = switch (field.getKey()) {
+                case "gpuBlockSize" -> result.withGpuBlockSize(intAtLeast("gpuBlockSize", value, 1));
+                case "blocksPerChunk" -> result.withBlocksPerChunk(intAtLeast("blocksPerChunk", value, 1));
+                case "workers" -> result.withWorkers(intAtLeast("workers", value, 1));
+                case "cpuCapacityChunks" -> result.withCpuCapacityChunks(intAtLeast("cpuCapacityChunks", value, 0));
+                case "releasePolicy" -> result.withReleasePolicy(releasePolicy(value));
+                case "maxOffloadTokens" -> result.withMaxOffloadTokens(
+                        value.isNull() ? null : intAtLeast("maxOffloadTokens", value, 0));
+                case "offloadPromptOnly" -> result.withOffloadPromptOnly(bool("offloadPromptOnly", value));
+                default -> throw new IllegalArgumentException("unknown config field " + field.getKey());
+            };
+        }
+        return result;
+    }
+
+    private static int intAtLeast(String field, JsonNode value, int min) {
+        if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < min) {
+            throw new IllegalArgumentException("config field " + field + " must be an integer >= " + min + ", was " + value);
+        }
+        return value.intValue();
+    }
+
+    private static ReleasePolicy releasePolicy(JsonNode value) {
+        if (value.isTextual()) {
+            for (ReleasePolicy policy : ReleasePolicy.values()) {
+                if (policy.name().equals(value.textValue())) {
+                    return policy;
+                }
+            }
+        }
+        throw new IllegalArgumentException("config field releasePolicy must be \"FENCE\" or \"DELAY_FREE\", was " + value);
+    }
+
+    private static boolean bool(String field, JsonNode value) {
+        if (!value.isBoolean()) {
+            throw new IllegalArgumentException("config field " + field + " must be true or false, was " + value);
+        }
+        return value.booleanValue();
+    }
+}

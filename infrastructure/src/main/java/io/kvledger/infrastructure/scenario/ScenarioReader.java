@@ -1,0 +1,61 @@
+package io.kvledger.infrastructure.scenario;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.infrastructure.json.EventJson;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Reads a scenario (contract section 2) one line at a time, so a long scenario is never held in
+ * memory. Blank lines are skipped; the first non-blank line may be the config line.
+ */
+public final class ScenarioReader {
+
+    private final Utf8Lines lines;
+    private boolean seenNonBlank;
+
+    public ScenarioReader(InputStream in) {
+        this.lines = new Utf8Lines(in);
+    }
+
+    /** The next non-blank line, or {@code null} at the end. */
+    public ScenarioLine next() throws IOException, MalformedLineException {
+        String text;
+        while ((text = lines.next()) != null) {
+            if (!text.isBlank()) {
+                boolean first = !seenNonBlank;
+                seenNonBlank = true;
+                return parse(lines.number(), text, first);
+            }
+        }
+        return null;
+    }
+
+    private static ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
+        JsonNode node;
+        try {
+            node = EventJson.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new MalformedLineException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (node == null || !node.isObject()) {
+            throw new MalformedLineException(line, "not a JSON object");
+        }
+        if (node.size() == 1 && node.has("config")) {
+            if (!first) {
+                throw new MalformedLineException(line, "a config line must be the first non-blank line", true);
+            }
+            try {
+                return new ScenarioLine.Config(line, ConfigParser.parse(node.get("config")));
+            } catch (IllegalArgumentException e) {
+                throw new MalformedLineException(line, e.getMessage(), true);
+            }
+        }
+        try {
+            return new ScenarioLine.Command(line, CommandParser.parse(node));
+        } catch (IllegalArgumentException e) {
+            throw new MalformedLineException(line, e.getMessage());
+        }
+    }
+}
