@@ -15,6 +15,7 @@ import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.event.RequestPreempted;
+import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
@@ -34,6 +35,10 @@ import io.kvledger.domain.state.RequestStatus;
  * audit and time travel all use exactly this fold. Events this fold does not know (and
  * {@code FlushRequired}, {@code StoreDeferred}, {@code CommandRejected}, which record answers rather
  * than changes) leave the state as it is.
+ *
+ * <p>The fold is total: a log written elsewhere may name a request that is unknown or already
+ * retired, or a job that never ran. Such parts of an event are skipped rather than thrown on, so
+ * that audit can fold any well-typed log and report what is wrong with it.
  */
 public final class EngineFold {
 
@@ -57,9 +62,38 @@ public final class EngineFold {
             throw new IllegalStateException("the first event must be EngineConfigured, was " + event);
         }
         if (event instanceof RequestRegistered e) {
+            if (state.isKnown(e.requestId())) {
+                return state;
+            }
             RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
                     state.config().gpuBlockSize());
             return state.withRequest(request).withRegistered(state.registered() + 1);
+        }
+        if (event instanceof LoadJobScheduled e) {
+            return JobFold.loadScheduled(state, e);
+        }
+        if (event instanceof StoreJobScheduled e) {
+            return JobFold.storeScheduled(state, e);
+        }
+        if (event instanceof StoreJobCompleted e) {
+            return JobFold.storeCompleted(state, e);
+        }
+        if (event instanceof LoadJobCompleted e) {
+            return JobFold.loadCompleted(state, e);
+        }
+        if (event instanceof ChunksStored e) {
+            return state.withTier(state.tier().ready(e.keys()));
+        }
+        if (event instanceof ChunksEvicted e) {
+            return state.withTier(state.tier().remove(e.keys()));
+        }
+        if (event instanceof TransferAcknowledged e) {
+            Job job = state.jobs().get(e.jobId());
+            return job == null ? state : state.withJobs(state.jobs().plus(e.jobId(), job.acknowledged(e.success())),
+                    state.nextJobId());
+        }
+        if (event instanceof RequestEvent e && !state.requests().containsKey(e.requestId())) {
+            return state; // the rest are about a live request only
         }
         if (event instanceof TokensComputed e) {
             return RequestFold.afterOfferTrigger(state.withRequest(live(state, e.requestId()).withComputed(e.numComputedTokens())), e.requestId());
@@ -83,33 +117,14 @@ public final class EngineFold {
         }
         if (event instanceof BlocksAllocated e) {
             RequestState request = live(state, e.requestId());
+            RequestStatus status = request.isTerminal() ? request.status() : RequestStatus.RUNNING;
             return state.withRequest(request.withBlockTable(request.blockTable().plusAll(e.blockIds()))
-                    .withStatus(RequestStatus.RUNNING).withPendingMatch(null));
-        }
-        if (event instanceof LoadJobScheduled e) {
-            return JobFold.loadScheduled(state, e);
-        }
-        if (event instanceof StoreJobScheduled e) {
-            return JobFold.storeScheduled(state, e);
-        }
-        if (event instanceof TransferAcknowledged e) {
-            Job job = state.jobs().get(e.jobId());
-            return job == null ? state : state.withJobs(state.jobs().plus(e.jobId(), job.acknowledged(e.success())),
-                    state.nextJobId());
-        }
-        if (event instanceof StoreJobCompleted e) {
-            return JobFold.storeCompleted(state, e);
-        }
-        if (event instanceof LoadJobCompleted e) {
-            return JobFold.loadCompleted(state, e);
-        }
-        if (event instanceof ChunksStored e) {
-            return state.withTier(state.tier().ready(e.keys()));
-        }
-        if (event instanceof ChunksEvicted e) {
-            return state.withTier(state.tier().remove(e.keys()));
+                    .withStatus(status).withPendingMatch(null));
         }
         if (event instanceof RequestPreempted e) {
+            if (live(state, e.requestId()).isTerminal()) {
+                return state;
+            }
             return state.withRequest(live(state, e.requestId()).withComputed(0)
                     .withStatus(RequestStatus.PREEMPTED).withPendingMatch(null));
         }

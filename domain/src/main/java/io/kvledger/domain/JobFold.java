@@ -22,7 +22,13 @@ final class JobFold {
     }
 
     static EngineState storeScheduled(EngineState state, StoreJobScheduled e) {
-        RequestState request = EngineFold.live(state, e.requestId());
+        Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
+        RequestState request = state.requests().get(e.requestId());
+        if (request == null) {
+            // Only a foreign log stores for a request that is not live: keep the job and its writes.
+            return state.withTier(state.tier().writing(e.keys()))
+                    .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+        }
         int f = state.config().blocksPerChunk();
         int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
         int end = Math.max(request.cursor(), Math.max(StoreBound.storableChunks(state.config(), request), lastChunk));
@@ -30,7 +36,6 @@ final class JobFold {
         for (int chunk = request.cursor(); chunk < end && chunk < request.keyCount(f); chunk++) {
             offered.add(request.key(chunk, f));
         }
-        Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
         EngineState next = state
                 .withRequest(request.withCursor(end).withJobIds(request.jobIds().plus(e.jobId())))
                 .withTier(state.tier().writing(e.keys()).touch(offered))
@@ -40,7 +45,12 @@ final class JobFold {
     }
 
     static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
-        RequestState request = EngineFold.live(state, e.requestId());
+        RequestState request = state.requests().get(e.requestId());
+        if (request == null) {
+            Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), 0, 0, 0);
+            return state.withTier(state.tier().pin(e.keys()))
+                    .withJobs(state.jobs().plus(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
+        }
         int gpuHitTokens = request.computed();
         int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
         int externalTokens = endChunk * state.config().chunkTokens() - gpuHitTokens;

@@ -67,12 +67,15 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
         return ordered;
     }
 
-    /** Adds chunks whose write is in flight; they are not loadable until {@link #ready}. */
+    /** Adds chunks whose write is in flight; they are not loadable until {@link #ready}. Held keys stay as they are. */
     public CpuTier writing(List<String> keys) {
         PMap<String, TierChunk> newChunks = chunks;
         PSortedMap<Long, String> newRecency = recency;
         long stamp = clock;
         for (String key : keys) {
+            if (newChunks.containsKey(key)) {
+                continue;
+            }
             stamp++;
             newChunks = newChunks.plus(key, new TierChunk(key, false, 0, stamp));
             newRecency = newRecency.plus(stamp, key);

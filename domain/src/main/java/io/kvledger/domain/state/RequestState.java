@@ -38,8 +38,10 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
         return hashes.get(chunk * blocksPerChunk + blocksPerChunk - 1);
     }
 
+    /** The keys of the given chunks; a chunk that has no key yet (only a foreign log names one) is skipped. */
     public List<String> keys(List<Integer> chunks, int blocksPerChunk) {
-        return chunks.stream().map(chunk -> key(chunk, blocksPerChunk)).toList();
+        int known = keyCount(blocksPerChunk);
+        return chunks.stream().filter(chunk -> chunk >= 0 && chunk < known).map(chunk -> key(chunk, blocksPerChunk)).toList();
     }
 
     public boolean hasJobsInFlight() {
