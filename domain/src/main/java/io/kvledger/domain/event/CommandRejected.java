@@ -12,4 +12,14 @@ package io.kvledger.domain.event;
  */
 public record CommandRejected(long line, String cmd, RejectionCode code, String message,
                               Object requestId, Object jobId) implements EngineEvent {
+
+    public CommandRejected {
+        requestId = widen(requestId);
+        jobId = widen(jobId);
+    }
+
+    /** An integer id is kept as a Long however it was read, so equal rejections are equal. */
+    private static Object widen(Object id) {
+        return id instanceof Integer || id instanceof Short || id instanceof Byte ? ((Number) id).longValue() : id;
+    }
 }

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.scenario;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -22,7 +23,7 @@ public final class ScenarioReader {
     /** The next non-blank line, or {@code null} at the end. */
     public ScenarioLine next() throws IOException, MalformedLineException {
         String text;
-        while ((text = lines.next()) != null) {
+        while ((text = nextText()) != null) {
             if (!text.isBlank()) {
                 boolean first = !seenNonBlank;
                 seenNonBlank = true;
@@ -30,6 +31,14 @@ public final class ScenarioReader {
             }
         }
         return null;
+    }
+
+    private String nextText() throws IOException, MalformedLineException {
+        try {
+            return lines.next();
+        } catch (Utf8Lines.InvalidUtf8Exception e) {
+            throw new MalformedLineException(e.line(), "not valid UTF-8");
+        }
     }
 
     private static ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {

@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.scenario;
+package io.kvledger.infrastructure.json;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * Physical lines of a UTF-8 file, decoded strictly: invalid UTF-8 is reported with its line number
  * instead of being replaced silently. A trailing CR is dropped, so CRLF files read the same.
  */
-final class Utf8Lines {
+public final class Utf8Lines {
 
     private final InputStream in;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
@@ -23,17 +23,35 @@ final class Utf8Lines {
     private long number;
     private boolean ended;
 
-    Utf8Lines(InputStream in) {
+    /** A line that is not valid UTF-8. */
+    public static final class InvalidUtf8Exception extends IOException {
+        private final long line;
+
+        InvalidUtf8Exception(long line) {
+            super("line " + line + ": not valid UTF-8");
+            this.line = line;
+        }
+
+        public long line() {
+            return line;
+        }
+    }
+
+    public Utf8Lines(InputStream in) {
         this.in = in;
     }
 
     /** The number of the line last returned, from 1. */
-    long number() {
+    public long number() {
         return number;
     }
 
-    /** The next line, or {@code null} at the end. */
-    String next() throws IOException, MalformedLineException {
+    /**
+     * The next line, or {@code null} at the end.
+     *
+     * @throws InvalidUtf8Exception when the line is not valid UTF-8
+     */
+    public String next() throws IOException {
         if (ended) {
             return null;
         }
@@ -58,7 +76,7 @@ final class Utf8Lines {
             String text = decoder.reset().decode(ByteBuffer.wrap(bytes, 0, length)).toString();
             return number == 1 && text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (CharacterCodingException e) {
-            throw new MalformedLineException(number, "not valid UTF-8");
+            throw new InvalidUtf8Exception(number);
         }
     }
 }

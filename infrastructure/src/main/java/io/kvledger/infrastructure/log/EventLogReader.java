@@ -1,0 +1,127 @@
+package io.kvledger.infrastructure.log;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.EventTypes;
+import io.kvledger.infrastructure.json.Utf8Lines;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+/**
+ * Reads an event log one line at a time (contract section 3), so memory does not grow with the log.
+ * Held to the contract: every line a JSON object with an increasing {@code seq} and a {@code type},
+ * the first an {@code EngineConfigured}, each known type with its required fields of the right shape.
+ * Unknown types and extra fields are accepted. Lines of older revisions are upcast first.
+ */
+public final class EventLogReader {
+
+    private static final ObjectMapper LENIENT = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private final Utf8Lines lines;
+    private long lastSeq;
+    private boolean first = true;
+
+    public EventLogReader(InputStream in) {
+        this.lines = new Utf8Lines(in);
+    }
+
+    /** The next entry, or {@code null} at the end. */
+    public LogEntry next() throws IOException, MalformedLogException {
+        String text;
+        while ((text = nextText()) != null) {
+            if (!text.isBlank()) {
+                return parse(lines.number(), text);
+            }
+        }
+        if (first) {
+            throw new MalformedLogException(0, "the log is empty: it must start with EngineConfigured");
+        }
+        return null;
+    }
+
+    private String nextText() throws IOException, MalformedLogException {
+        try {
+            return lines.next();
+        } catch (Utf8Lines.InvalidUtf8Exception e) {
+            throw new MalformedLogException(e.line(), "not valid UTF-8");
+        }
+    }
+
+    private LogEntry parse(long line, String text) throws MalformedLogException {
+        JsonNode node;
+        try {
+            node = EventJson.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new MalformedLogException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (node == null || !node.isObject()) {
+            throw new MalformedLogException(line, "not a JSON object");
+        }
+        JsonNode seqNode = node.get("seq");
+        if (seqNode == null || !seqNode.isIntegralNumber() || !seqNode.canConvertToLong()) {
+            throw new MalformedLogException(line, seqNode == null ? "seq is missing" : "seq must be an integer, was " + seqNode);
+        }
+        long seq = seqNode.longValue();
+        if (seq <= lastSeq) {
+            throw new MalformedLogException(line, "seq " + seq + " does not increase (the line before had " + lastSeq + ")");
+        }
+        JsonNode typeNode = node.get("type");
+        if (typeNode == null || !typeNode.isTextual()) {
+            throw new MalformedLogException(line, typeNode == null ? "type is missing" : "type must be a string, was " + typeNode);
+        }
+        String type = typeNode.textValue();
+        if (first && !"EngineConfigured".equals(type)) {
+            throw new MalformedLogException(line, "the first event must be EngineConfigured, was " + type);
+        }
+        Envelope envelope = envelope(line, node.get("envelope"));
+        ObjectNode current = Upcasters.toCurrent(type, envelope == null ? Envelope.CURRENT_REVISION : envelope.revision(),
+                (ObjectNode) node);
+        Optional<String> problem = EventSchema.problem(type, current);
+        if (problem.isPresent()) {
+            throw new MalformedLogException(line, problem.get());
+        }
+        lastSeq = seq;
+        first = false;
+        return new LogEntry(line, seq, type, toEvent(line, type, current), envelope, current);
+    }
+
+    private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
+        Optional<Class<? extends EngineEvent>> eventClass = EventTypes.classOf(type);
+        if (eventClass.isEmpty()) {
+            return null;
+        }
+        ObjectNode fields = node.deepCopy();
+        fields.remove("seq");
+        fields.remove("type");
+        fields.remove("envelope");
+        try {
+            return LENIENT.treeToValue(fields, eventClass.get());
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static Envelope envelope(long line, JsonNode node) throws MalformedLogException {
+        if (node == null) {
+            return null;
+        }
+        try {
+            return new Envelope(node.path("aggregateId").asText(), node.path("sequenceNumber").asLong(),
+                    node.path("eventId").asText(), Instant.parse(node.path("timestamp").asText()),
+                    node.path("revision").asText(Envelope.CURRENT_REVISION));
+        } catch (DateTimeParseException e) {
+            throw new MalformedLogException(line, "envelope.timestamp is not an ISO-8601 instant: " + node.get("timestamp"));
+        }
+    }
+}
