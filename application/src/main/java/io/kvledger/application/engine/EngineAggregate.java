@@ -33,26 +33,29 @@ public class EngineAggregate {
     @CommandHandler
     public EngineAggregate(ConfigureEngine command) {
         this.engineId = command.engineId();
-        apply(Decider.configure(command.config()));
+        apply(StepEvents.of(Decider.configure(command.config())));
     }
 
     @CommandHandler
     public StepResult handle(ExecuteStep step) {
         List<EngineEvent> produced = new ArrayList<>();
+        EngineState next = state;
         for (StepEntry entry : step.entries()) {
-            Decision decision = decide(entry);
-            List<EngineEvent> events = decision.events(entry.line(), entry.command());
-            events.forEach(AggregateLifecycle::apply);
+            Decision decision = decide(next, entry);
+            produced.addAll(decision.events(entry.line(), entry.command()));
             if (decision instanceof Decision.Accepted accepted) {
                 // The decision already folded its events; taking its state saves folding them twice.
-                state = accepted.state();
+                next = accepted.state();
             }
-            produced.addAll(events);
         }
+        if (!produced.isEmpty()) {
+            apply(new StepEvents(produced));
+        }
+        state = next;
         return new StepResult(produced, state);
     }
 
-    private Decision decide(StepEntry entry) {
+    private static Decision decide(EngineState state, StepEntry entry) {
         try {
             return Decider.decide(state, entry.command());
         } catch (RuntimeException e) {
@@ -61,14 +64,16 @@ public class EngineAggregate {
     }
 
     @EventSourcingHandler
-    void on(EngineEvent event, @SourceId String sourceId) {
+    void on(StepEvents recorded, @SourceId String sourceId) {
         if (engineId == null) {
             engineId = sourceId;
         }
-        // While a command is handled the decision's own fold is authoritative (see handle); the
-        // configuration event and every event read back from storage are folded here.
+        // While a step is handled the decisions' own fold is authoritative (see handle); the
+        // configuration event and everything read back from storage are folded here.
         if (!AggregateLifecycle.isLive() || state == null) {
-            state = EngineFold.evolve(state, event);
+            for (EngineEvent event : recorded.events()) {
+                state = EngineFold.evolve(state, event);
+            }
         }
     }
 

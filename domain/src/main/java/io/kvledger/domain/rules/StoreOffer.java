@@ -21,6 +21,10 @@ public record StoreOffer(int end, List<Integer> chunks, List<String> keys, List<
 
     public static StoreOffer of(EngineConfig config, CpuTier tier, RequestState request) {
         int end = StoreBound.storableChunks(config, request);
+        if (end <= request.cursor()) {
+            // Most steps complete no chunk: nothing to offer, nothing to allocate.
+            return new StoreOffer(request.cursor(), List.of(), List.of(), List.of(), List.of());
+        }
         int f = config.blocksPerChunk();
         List<Integer> chunks = new ArrayList<>();
         List<String> keys = new ArrayList<>();
