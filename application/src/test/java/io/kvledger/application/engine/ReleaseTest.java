@@ -1,6 +1,7 @@
 package io.kvledger.application.engine;
 
 import static io.kvledger.application.engine.EngineFixtures.A8;
+import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.B4_DELAY_FREE;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
@@ -14,6 +15,7 @@ import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.rejected;
 import static io.kvledger.application.engine.EngineFixtures.running;
 import static io.kvledger.application.engine.EngineFixtures.step;
+import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.REQUEST_TERMINATED;
 import static io.kvledger.domain.event.StoreDeferReason.TIER_FULL;
@@ -160,6 +162,17 @@ class ReleaseTest {
     }
 
     @Test
+    void aLoadThatHandsOutAFencedBlockIsAnsweredFirstByAFlush() {
+        fixture.given(history(configured(B4), running("x", X8, 9), storedAndReady("a", A8, 0, 1, 2),
+                        computed("x", 4), new StoreJobScheduled(1, "x", List.of(0), keys(X8, 0), List.of(9)),
+                        new RequestAborted("x"), new BlocksReleased("x", List.of(9)), registered("b", B10),
+                        new PrefixMatched("b", 0, 8, List.of(0, 1))))
+                .when(step(new AllocateBlocks("b", List.of(9, 6, 7), 8)))
+                .expectEvents(new FlushRequired(List.of(1L), List.of(9)), new BlocksAllocated("b", List.of(9, 6, 7), 8),
+                        new LoadJobScheduled(2, "b", List.of(0, 1), keys(A8, 0, 1), List.of(9, 6)));
+    }
+
+    @Test
     void fenceKeepsTheBlocksALoadIsWritingIntoUntilTheLoadEnds() {
         fixture.given(history(configured(B4), bLoadingFromA()))
                 .when(step(new AbortRequest("b"), new CompleteTransfer(1)))
@@ -204,6 +217,16 @@ class ReleaseTest {
                 .when(step(new CompleteTransfer(1), new CompleteTransfer(0, false)))
                 .expectEvents(new StoreJobCompleted(1, "r", true), new ChunksStored(keys(A8, 1)),
                         new StoreJobCompleted(0, "r", false), new BlocksReleased("r", List.of(1, 2)));
+    }
+
+    @Test
+    void delayFreeAlsoWaitsForStoresFlushedAtAnEarlierPreemption() {
+        fixture.given(history(rStoring(B4_DELAY_FREE), new RequestPreempted("r"),
+                        new FlushRequired(List.of(0L), List.of(1, 2)), new BlocksReleased("r", List.of(1, 2)),
+                        new BlocksAllocated("r", List.of(5, 6), 0)))
+                .when(step(new FinishRequest("r", FinishReason.STOPPED), new CompleteTransfer(0)))
+                .expectEvents(new RequestFinished("r", FinishReason.STOPPED), new StoreJobCompleted(0, "r", true),
+                        new ChunksStored(keys(A8, 0, 1)), new BlocksReleased("r", List.of(5, 6)));
     }
 
     @Test

@@ -198,10 +198,31 @@ class RequestLifecycleTest {
     }
 
     @Test
-    void finishRequestIsAcceptedInWaitingAndPreempted() {
-        fixture.given(history(preemptedR(), registered("w", A8)))
-                .when(step(new FinishRequest("r", FinishReason.LENGTH), new FinishRequest("w", FinishReason.STOPPED)))
-                .expectEvents(new RequestFinished("r", FinishReason.LENGTH), new RequestFinished("w", FinishReason.STOPPED));
+    void finishRequestIsAcceptedInWaiting() {
+        fixture.given(configured(B4), registered("w", A8), matched("w"))
+                .when(step(new FinishRequest("w", FinishReason.STOPPED)))
+                .expectEvents(new RequestFinished("w", FinishReason.STOPPED));
+    }
+
+    @Test
+    void finishRequestIsAcceptedInPreempted() {
+        fixture.given(preemptedR())
+                .when(step(new FinishRequest("r", FinishReason.LENGTH)))
+                .expectEvents(new RequestFinished("r", FinishReason.LENGTH));
+    }
+
+    @Test
+    void abortRequestIsAcceptedInPreempted() {
+        fixture.given(preemptedR())
+                .when(step(new AbortRequest("r")))
+                .expectEvents(new RequestAborted("r"));
+    }
+
+    @Test
+    void abortRequestIsAcceptedWhileRunningWithAnEmptyTable() {
+        fixture.given(configured(B4), registered("r", A8), matched("r"), new BlocksAllocated("r", List.of(), 0))
+                .when(step(new AbortRequest("r")))
+                .expectEvents(new RequestAborted("r"));
     }
 
     @Test

@@ -32,6 +32,7 @@ import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksStored;
 import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
@@ -104,6 +105,18 @@ class ResetCacheTest {
                 .expectEvents(new CacheReset(2), new FlushRequired(List.of(1L), List.of(5, 6)),
                         new TokensComputed("b", 4),
                         new StoreJobScheduled(2, "b", List.of(0), keys(A8, 0), List.of(5)));
+    }
+
+    @Test
+    void aLoadingRequestWithAGpuHitIsRunningWithCEqualToThatHit() {
+        // b hit 4 tokens on the GPU and loads chunks 1, 2: after the reset c = L = 4.
+        fixture.given(history(configured(B4), storedAndReady("a", P12, 0, 1, 2, 3), registered("b", tokens(1, 14)),
+                        new PrefixMatched("b", 4, 8, List.of(1, 2)), new BlocksAllocated("b", List.of(20, 21, 22, 23), 8),
+                        new LoadJobScheduled(1, "b", List.of(1, 2), keys(P12, 1, 2), List.of(21, 22))))
+                .when(step(new ResetCache(), new ComputeTokens("b", 4)))
+                .expectEvents(new CacheReset(2), new FlushRequired(List.of(1L), List.of(21, 22)),
+                        new TokensComputed("b", 8),
+                        new StoreJobScheduled(2, "b", List.of(0, 1), keys(P12, 0, 1), List.of(20, 21)));
     }
 
     @Test
