@@ -165,6 +165,18 @@ class StoreOfferTest {
     }
 
     @Test
+    void aScheduledOfferTouchesTheChunksTheTierAlreadyHeld() {
+        // a0 is older than y0; c's offer of a0 and chunk 1 touches a0, so y0 becomes the least recently used.
+        fixture.given(history(configured(capacity(3)), storedAndReady("a", A4, 0, 1), storedAndReady("y", Y4, 1, 2),
+                        registered("c", A8), allocated("c", 5, 6), xRunning()))
+                .when(step(new ComputeTokens("c", 8), new ComputeTokens("x", 4)))
+                .expectEvents(new TokensComputed("c", 8),
+                        new StoreJobScheduled(2, "c", List.of(1), keys(A8, 1), List.of(6)),
+                        new TokensComputed("x", 4), new ChunksEvicted(keys(Y4, 0)),
+                        new StoreJobScheduled(3, "x", List.of(0), keys(X8, 0), List.of(9)));
+    }
+
+    @Test
     void aPartlyHeldOfferStoresOnlyTheChunksTheTierLacks() {
         fixture.given(history(configured(B4), storedAndReady("a", A4, 0, 1), registered("c", A8), allocated("c", 5, 6)))
                 .when(step(new ComputeTokens("c", 8)))
