@@ -3,6 +3,7 @@ package io.kvledger.application.engine;
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
+import static io.kvledger.application.engine.EngineFixtures.X8;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
 import static io.kvledger.application.engine.EngineFixtures.exactly;
@@ -13,6 +14,7 @@ import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.rejectedJob;
 import static io.kvledger.application.engine.EngineFixtures.running;
 import static io.kvledger.application.engine.EngineFixtures.step;
+import static io.kvledger.application.engine.EngineFixtures.storing;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 import static io.kvledger.domain.event.RejectionCode.JOB_ALREADY_COMPLETE;
@@ -40,8 +42,6 @@ import org.junit.jupiter.api.Test;
 /** Contract section 4, Completion: counting over {@code workers}, failed stores and loads, job codes. */
 class CompletionTest {
 
-    private static final List<Integer> X8 = tokens(101, 108);
-
     private AggregateTestFixture<EngineAggregate> fixture;
 
     @BeforeEach
@@ -51,8 +51,7 @@ class CompletionTest {
 
     /** r (tokens 1..8, blocks 1, 2) computed its prompt: store job 0 of chunks 0, 1 is in flight. */
     private static List<Object> rStoring(EngineConfig config) {
-        return history(configured(config), running("r", A8, 1, 2), computed("r", 8),
-                new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2)));
+        return history(configured(config), storing("r", A8, 0, 1, 2));
     }
 
     /** With two workers: a's chunks ready (job 0, acknowledged once); b loads them with job 1. */

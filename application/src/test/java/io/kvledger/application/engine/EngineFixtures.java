@@ -107,21 +107,32 @@ final class EngineFixtures {
     }
 
     /**
-     * Under {@link #B4}: the request computed its whole prompt (four tokens per given block) and its one
-     * store job, {@code jobId}, completed, so chunks {@code 0 .. blocks-1} are ready in the tier.
+     * Under {@link #B4}: RUNNING on the given blocks, the request computed its whole prompt (four tokens
+     * per block), and its one store job, {@code jobId}, of chunks {@code 0 .. blocks-1} is in flight.
      */
-    static List<Object> storedAndReady(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
+    static List<Object> storing(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
         List<Integer> chunks = IntStream.range(0, blockIds.length).boxed().toList();
-        List<String> keys = keys(prompt, chunks.toArray(Integer[]::new));
         return history(running(requestId, prompt, blockIds), computed(requestId, prompt.size()),
-                new StoreJobScheduled(jobId, requestId, chunks, keys, List.of(blockIds)),
+                new StoreJobScheduled(jobId, requestId, chunks, keys(prompt, chunks.toArray(Integer[]::new)),
+                        List.of(blockIds)));
+    }
+
+    /** As {@link #storing}, and the store job completed: the chunks are ready in the tier. */
+    static List<Object> storedAndReady(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
+        List<String> keys = keys(prompt, IntStream.range(0, blockIds.length).boxed().toArray(Integer[]::new));
+        return history(storing(requestId, prompt, jobId, blockIds),
                 new StoreJobCompleted(jobId, requestId, true), new ChunksStored(keys));
     }
 
-    /** Tokens 1..8 of request "a". */
+    /** Prompts sharing the prefix 1, 2, 3, ...: a request of tokens 1..n hits the chunks of a shorter one. */
+    static final List<Integer> A4 = tokens(1, 4);
     static final List<Integer> A8 = tokens(1, 8);
-    /** Tokens 1..10 of request "b": the prefix of "a" and two more. */
     static final List<Integer> B10 = tokens(1, 10);
+    static final List<Integer> P12 = tokens(1, 12);
+    static final List<Integer> P16 = tokens(1, 16);
+    /** Prompts sharing no block with the ones above, nor with each other. */
+    static final List<Integer> X8 = tokens(101, 108);
+    static final List<Integer> Y4 = tokens(201, 204);
 
     /**
      * Under {@link #B4}: "a" (tokens 1..8, blocks 1, 2) stored chunks 0, 1 with job 0, now ready; "b"

@@ -4,6 +4,8 @@ import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.B4F2;
+import static io.kvledger.application.engine.EngineFixtures.P12;
+import static io.kvledger.application.engine.EngineFixtures.X8;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
@@ -46,9 +48,6 @@ import org.junit.jupiter.api.Test;
 
 /** Contract section 4, Loads ({@code AllocateBlocks} with {@code externalTokens > 0}). */
 class LoadTest {
-
-    private static final List<Integer> P12 = tokens(1, 12);
-    private static final List<Integer> X8 = tokens(101, 108);
 
     private AggregateTestFixture<EngineAggregate> fixture;
 

@@ -1,9 +1,14 @@
 package io.kvledger.application.engine;
 
+import static io.kvledger.application.engine.EngineFixtures.A4;
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.B4F2;
+import static io.kvledger.application.engine.EngineFixtures.P12;
+import static io.kvledger.application.engine.EngineFixtures.P16;
+import static io.kvledger.application.engine.EngineFixtures.X8;
+import static io.kvledger.application.engine.EngineFixtures.Y4;
 import static io.kvledger.application.engine.EngineFixtures.allocated;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
@@ -46,12 +51,6 @@ import org.junit.jupiter.api.Test;
 
 /** Contract section 4, Lookup ({@code MatchPrefix}): hits, deferrals, {@code c = L}, touches. */
 class LookupTest {
-
-    private static final List<Integer> A4 = tokens(1, 4);
-    private static final List<Integer> P12 = tokens(1, 12);
-    private static final List<Integer> P16 = tokens(1, 16);
-    private static final List<Integer> X8 = tokens(101, 108);
-    private static final List<Integer> Y4 = tokens(201, 204);
 
     private AggregateTestFixture<EngineAggregate> fixture;
 

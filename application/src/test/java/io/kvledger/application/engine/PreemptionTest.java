@@ -12,6 +12,7 @@ import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.running;
 import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
+import static io.kvledger.application.engine.EngineFixtures.storing;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.CompleteTransfer;
@@ -45,8 +46,7 @@ class PreemptionTest {
 
     /** r (tokens 1..8, blocks 1, 2) computed its prompt: store job 0 of chunks 0, 1 is in flight. */
     private static List<Object> rStoring() {
-        return history(configured(B4), running("r", A8, 1, 2), computed("r", 8),
-                new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2)));
+        return history(configured(B4), storing("r", A8, 0, 1, 2));
     }
 
     /** r preempted while its store job 0 (blocks 1, 2) was in flight. */

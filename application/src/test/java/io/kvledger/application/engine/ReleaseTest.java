@@ -1,9 +1,11 @@
 package io.kvledger.application.engine;
 
+import static io.kvledger.application.engine.EngineFixtures.A4;
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.B4_DELAY_FREE;
+import static io.kvledger.application.engine.EngineFixtures.X8;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
@@ -16,6 +18,7 @@ import static io.kvledger.application.engine.EngineFixtures.rejected;
 import static io.kvledger.application.engine.EngineFixtures.running;
 import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
+import static io.kvledger.application.engine.EngineFixtures.storing;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.REQUEST_TERMINATED;
 import static io.kvledger.domain.event.StoreDeferReason.TIER_FULL;
@@ -53,9 +56,6 @@ import org.junit.jupiter.api.Test;
  */
 class ReleaseTest {
 
-    private static final List<Integer> A4 = tokens(1, 4);
-    private static final List<Integer> X8 = tokens(101, 108);
-
     private AggregateTestFixture<EngineAggregate> fixture;
 
     @BeforeEach
@@ -65,9 +65,7 @@ class ReleaseTest {
 
     /** r (tokens 1..8, blocks 1, 2) computed its prompt, store job 0 in flight, and sampled token 9. */
     private static List<Object> rStoring(EngineConfig config) {
-        return history(configured(config), running("r", A8, 1, 2), computed("r", 8),
-                new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2)),
-                new TokensAppended("r", 9, List.of(9)));
+        return history(configured(config), storing("r", A8, 0, 1, 2), new TokensAppended("r", 9, List.of(9)));
     }
 
     /** FENCE: r finished with its store in flight; blocks 1, 2 are released and fenced by job 0. */

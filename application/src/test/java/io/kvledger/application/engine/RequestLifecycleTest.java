@@ -2,7 +2,6 @@ package io.kvledger.application.engine;
 
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B4;
-import static io.kvledger.application.engine.EngineFixtures.allocated;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;

@@ -4,6 +4,8 @@ import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.B4_DELAY_FREE;
+import static io.kvledger.application.engine.EngineFixtures.P12;
+import static io.kvledger.application.engine.EngineFixtures.X8;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
@@ -50,9 +52,6 @@ import org.junit.jupiter.api.Test;
  * and later completions of older jobs are STALE_JOB.
  */
 class ResetCacheTest {
-
-    private static final List<Integer> P12 = tokens(1, 12);
-    private static final List<Integer> X8 = tokens(101, 108);
 
     private AggregateTestFixture<EngineAggregate> fixture;
 

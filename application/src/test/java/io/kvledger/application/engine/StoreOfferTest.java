@@ -1,7 +1,10 @@
 package io.kvledger.application.engine;
 
+import static io.kvledger.application.engine.EngineFixtures.A4;
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B4;
+import static io.kvledger.application.engine.EngineFixtures.X8;
+import static io.kvledger.application.engine.EngineFixtures.Y4;
 import static io.kvledger.application.engine.EngineFixtures.allocated;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
@@ -41,10 +44,6 @@ import org.junit.jupiter.api.Test;
  * touches, and {@code StoreDeferred} when it cannot make room.
  */
 class StoreOfferTest {
-
-    private static final List<Integer> A4 = tokens(1, 4);
-    private static final List<Integer> X8 = tokens(101, 108);
-    private static final List<Integer> Y4 = tokens(201, 204);
 
     private AggregateTestFixture<EngineAggregate> fixture;
 
