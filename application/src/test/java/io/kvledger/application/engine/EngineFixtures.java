@@ -164,12 +164,6 @@ final class EngineFixtures {
         return IntStream.rangeClosed(from, to).boxed().toList();
     }
 
-    static List<Integer> concat(List<Integer> first, List<Integer> second) {
-        List<Integer> all = new ArrayList<>(first);
-        all.addAll(second);
-        return List.copyOf(all);
-    }
-
     /** The key of chunk {@code i}: the chained hash of its last GPU block, {@code i*F + F - 1}. */
     static String key(EngineConfig config, List<Integer> tokens, int chunk) {
         BlockHashes hashes = BlockHashes.of(config.gpuBlockSize(), tokens);
