@@ -36,6 +36,7 @@ import io.kvledger.domain.event.PrefixMatchDeferred;
 import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.event.RequestPreempted;
 import io.kvledger.domain.event.StoreDeferReason;
 import io.kvledger.domain.event.StoreDeferred;
@@ -139,6 +140,19 @@ class AbortRacesTest {
             assertTrue(trace.state().tier().isReady(key));
         }
         assertTerminated(policy, "r1");
+    }
+
+    @Test
+    @DisplayName("(a) for contrast: a queued request that finishes (FinishRequest is accepted in WAITING) ends the same way")
+    void finishQueuedRequest() {
+        trace = new Trace(config(4, 2, 1, 16, ReleasePolicy.FENCE));
+        trace.ok(new RegisterRequest("r1", tokens(0, 32)));
+        trace.ok(new MatchPrefix("r1", 0));
+
+        StepResult finish = trace.ok(new FinishRequest("r1", FinishReason.LENGTH));
+
+        assertEquals(List.of(new RequestFinished("r1", FinishReason.LENGTH)), finish.events());
+        assertEquals(RequestStatus.FINISHED, trace.state().statusOf("r1"));
     }
 
     // ------------------------------------------------------------------------------------------------
