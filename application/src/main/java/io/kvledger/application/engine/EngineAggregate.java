@@ -77,6 +77,15 @@ public class EngineAggregate {
         }
     }
 
+    /**
+     * A stream may also hold single domain events (a log imported line by line, or the given-part of
+     * a test); they fold the same way.
+     */
+    @EventSourcingHandler
+    void on(EngineEvent event, @SourceId String sourceId) {
+        on(StepEvents.of(event), sourceId);
+    }
+
     public EngineState state() {
         return state;
     }

@@ -182,8 +182,9 @@ final class EngineFixtures {
     // ---- then ------------------------------------------------------------------------------------
 
     /**
-     * Exactly these events, in this order, and no more. Each item is an expected event (compared field by
-     * field) or a matcher of one (for {@link CommandRejected}, whose message is free prose).
+     * Exactly these domain events, in this order, and no more. Each item is an expected event (compared
+     * field by field) or a matcher of one (for {@link CommandRejected}, whose message is free prose). A
+     * step publishes its domain events as one {@link StepEvents} message; they are unpacked first.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Matcher<List<Message<?>>> exactly(Object... expected) {
@@ -192,7 +193,31 @@ final class EngineFixtures {
             matchers[i] = expected[i] instanceof Matcher<?> m ? m : Matchers.equalTo(expected[i]);
         }
         matchers[expected.length] = andNoMore();
-        return payloadsMatching(exactSequenceOf(matchers));
+        Matcher<List<Message<?>>> domainEvents = payloadsMatching(exactSequenceOf(matchers));
+        return new TypeSafeMatcher<>() {
+            @Override
+            protected boolean matchesSafely(List<Message<?>> messages) {
+                return domainEvents.matches(unpacked(messages));
+            }
+
+            @Override
+            public void describeTo(Description description) {
+                description.appendText("the domain events of the step: ").appendDescriptionOf(domainEvents);
+            }
+        };
+    }
+
+    /** Each published message's domain events, one message per event. */
+    private static List<Message<?>> unpacked(List<Message<?>> messages) {
+        List<Message<?>> events = new ArrayList<>();
+        for (Message<?> message : messages) {
+            if (message.getPayload() instanceof StepEvents step) {
+                step.events().forEach(e -> events.add(new org.axonframework.eventhandling.GenericEventMessage<>(e)));
+            } else {
+                events.add(message);
+            }
+        }
+        return events;
     }
 
     /** A rejection of a request command, matched by line, command name, code and request id. */
