@@ -597,7 +597,7 @@ class AbortRacesTest {
     private void assertTerminated(ReleasePolicy policy, String requestId) {
         EngineState state = trace.state();
         assertEquals(RequestStatus.ABORTED, state.statusOf(requestId));
-        RequestState request = state.requests().get(requestId);
+        RequestState request = state.liveRequest(requestId);
         if (request != null) {
             fail("request " + requestId + " still holds " + request.blockTable() + " with jobs " + request.jobIds()
                     + " under " + policy);
@@ -670,7 +670,7 @@ class AbortRacesTest {
         }
 
         private void checkStore(EngineState at, StoreJobScheduled store) {
-            RequestState request = at.requests().get(store.requestId());
+            RequestState request = at.liveRequest(store.requestId());
             assertNotNull(request, "a store of a request that is not live: " + store);
             int f = config.blocksPerChunk();
             int c = config.chunkTokens();
@@ -704,7 +704,7 @@ class AbortRacesTest {
         }
 
         RequestState request(String requestId) {
-            RequestState request = state.requests().get(requestId);
+            RequestState request = state.liveRequest(requestId);
             assertNotNull(request, requestId + " is not live");
             return request;
         }

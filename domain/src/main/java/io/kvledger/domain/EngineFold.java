@@ -23,7 +23,6 @@ import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import io.kvledger.domain.event.TransferAcknowledged;
-import io.kvledger.domain.rules.StoreOffer;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
@@ -88,67 +87,57 @@ public final class EngineFold {
             return state.withTier(state.tier().remove(e.keys()));
         }
         if (event instanceof TransferAcknowledged e) {
-            Job job = state.jobs().get(e.jobId());
-            return job == null ? state : state.withJobs(state.jobs().plus(e.jobId(), job.acknowledged(e.success())),
+            Job job = state.job(e.jobId());
+            return job == null ? state : state.withJobs(state.jobs().put(e.jobId(), job.acknowledged(e.success())),
                     state.nextJobId());
         }
-        if (event instanceof RequestEvent e && !state.requests().containsKey(e.requestId())) {
+        RequestState request = event instanceof RequestEvent e ? state.liveRequest(e.requestId()) : null;
+        if (event instanceof RequestEvent && request == null) {
             return state; // the rest are about a live request only
         }
         if (event instanceof TokensComputed e) {
-            return RequestFold.afterOfferTrigger(state.withRequest(live(state, e.requestId()).withComputed(e.numComputedTokens())), e.requestId());
+            return RequestFold.afterOfferTrigger(state, request.withComputed(e.numComputedTokens()));
         }
         if (event instanceof TokensRejected e) {
-            return state.withRequest(live(state, e.requestId()).withComputed(e.numComputedTokens()));
+            return state.withRequest(request.withComputed(e.numComputedTokens()));
         }
         if (event instanceof TokensAppended e) {
-            RequestState request = live(state, e.requestId());
             return state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
         }
         if (event instanceof PrefixMatched e) {
-            RequestState request = live(state, e.requestId());
             var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
             var touched = request.keys(e.hitChunks(), state.config().blocksPerChunk());
             return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
                     .withTier(state.tier().touch(touched));
         }
-        if (event instanceof PrefixMatchDeferred e) {
-            return state.withRequest(live(state, e.requestId()).withPendingMatch(null));
+        if (event instanceof PrefixMatchDeferred) {
+            return state.withRequest(request.withPendingMatch(null));
         }
         if (event instanceof BlocksAllocated e) {
-            RequestState request = live(state, e.requestId());
             RequestStatus status = request.isTerminal() ? request.status() : RequestStatus.RUNNING;
-            return state.withRequest(request.withBlockTable(request.blockTable().plusAll(e.blockIds()))
+            return state.withRequest(request.withBlockTable(request.blockTable().appendAll(e.blockIds()))
                     .withStatus(status).withPendingMatch(null));
         }
-        if (event instanceof RequestPreempted e) {
-            if (live(state, e.requestId()).isTerminal()) {
+        if (event instanceof RequestPreempted) {
+            if (request.isTerminal()) {
                 return state;
             }
-            return state.withRequest(live(state, e.requestId()).withComputed(0)
+            return state.withRequest(request.withComputed(0)
                     .withStatus(RequestStatus.PREEMPTED).withPendingMatch(null));
         }
-        if (event instanceof RequestAborted e) {
-            return RequestFold.terminated(state, e.requestId(), RequestStatus.ABORTED);
+        if (event instanceof RequestAborted) {
+            return RequestFold.terminated(state, request, RequestStatus.ABORTED);
         }
-        if (event instanceof RequestFinished e) {
-            return RequestFold.terminated(state, e.requestId(), RequestStatus.FINISHED);
+        if (event instanceof RequestFinished) {
+            return RequestFold.terminated(state, request, RequestStatus.FINISHED);
         }
         if (event instanceof BlocksReleased e) {
-            return RequestFold.released(state, e);
+            return RequestFold.released(state, request, e);
         }
         if (event instanceof CacheReset e) {
             return ResetFold.reset(state, e);
         }
         return state;
-    }
-
-    static RequestState live(EngineState state, String requestId) {
-        RequestState request = state.requests().get(requestId);
-        if (request == null) {
-            throw new IllegalStateException("event for request " + requestId + ", which is not live");
-        }
-        return request;
     }
 
     /** Fences the source blocks of a request's stores still in flight, until each store ends. */
@@ -158,15 +147,11 @@ public final class EngineFold {
         }
         EngineState fenced = state;
         for (long jobId : request.jobIds()) {
-            Job job = state.jobs().get(jobId);
+            Job job = state.job(jobId);
             if (job != null && job.isStore()) {
                 fenced = JobFold.fence(fenced, job);
             }
         }
         return fenced;
-    }
-
-    static boolean heldWhole(EngineState state, RequestState request) {
-        return StoreOffer.of(state.config(), state.tier(), request).isHeldWhole();
     }
 }

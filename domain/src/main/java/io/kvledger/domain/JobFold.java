@@ -11,9 +11,8 @@ import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import java.util.ArrayList;
 import java.util.List;
-import org.pcollections.PMap;
-import org.pcollections.PSortedSet;
-import org.pcollections.TreePSet;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeSet;
 
 /** The parts of the fold that start and end jobs, and the fences they hold. */
 final class JobFold {
@@ -23,11 +22,11 @@ final class JobFold {
 
     static EngineState storeScheduled(EngineState state, StoreJobScheduled e) {
         Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
-        RequestState request = state.requests().get(e.requestId());
+        RequestState request = state.liveRequest(e.requestId());
         if (request == null) {
             // Only a foreign log stores for a request that is not live: keep the job and its writes.
             return state.withTier(state.tier().writing(e.keys()))
-                    .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+                    .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         }
         int f = state.config().blocksPerChunk();
         int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
@@ -37,19 +36,19 @@ final class JobFold {
             offered.add(request.key(chunk, f));
         }
         EngineState next = state
-                .withRequest(request.withCursor(end).withJobIds(request.jobIds().plus(e.jobId())))
+                .withRequest(request.withCursor(end).withJobIds(request.jobIds().add(e.jobId())))
                 .withTier(state.tier().writing(e.keys()).touch(offered))
-                .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+                .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         // A store made by the terminal command itself is fenced like the ones before it.
-        return request.isTerminal() ? EngineFold.fenceStores(next, next.requests().get(e.requestId())) : next;
+        return request.isTerminal() ? EngineFold.fenceStores(next, next.liveRequest(e.requestId())) : next;
     }
 
     static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
-        RequestState request = state.requests().get(e.requestId());
+        RequestState request = state.liveRequest(e.requestId());
         if (request == null) {
             Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), 0, 0, 0);
             return state.withTier(state.tier().pin(e.keys()))
-                    .withJobs(state.jobs().plus(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
+                    .withJobs(state.jobs().put(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
         }
         int gpuHitTokens = request.computed();
         int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
@@ -58,14 +57,14 @@ final class JobFold {
                 externalTokens, request.cursor());
         RequestState loading = request.withStatus(RequestStatus.LOADING)
                 .withCursor(Math.max(request.cursor(), endChunk))
-                .withJobIds(request.jobIds().plus(e.jobId()));
+                .withJobIds(request.jobIds().add(e.jobId()));
         return state.withRequest(loading)
                 .withTier(state.tier().pin(e.keys()))
-                .withJobs(state.jobs().plus(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+                .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
     }
 
     static EngineState storeCompleted(EngineState state, StoreJobCompleted e) {
-        Job job = state.jobs().get(e.jobId());
+        Job job = state.job(e.jobId());
         if (job == null) {
             return state;
         }
@@ -78,12 +77,12 @@ final class JobFold {
     }
 
     static EngineState loadCompleted(EngineState state, LoadJobCompleted e) {
-        Job job = state.jobs().get(e.jobId());
+        Job job = state.job(e.jobId());
         if (job == null) {
             return state;
         }
         EngineState next = endJob(state, job).withTier(state.tier().unpin(job.keys()));
-        RequestState request = next.requests().get(job.requestId());
+        RequestState request = next.liveRequest(job.requestId());
         if (request != null) {
             if (e.success()) {
                 // The last token is always recomputed, for its logits.
@@ -100,29 +99,29 @@ final class JobFold {
     }
 
     static EngineState fence(EngineState state, Job job) {
-        PMap<Integer, PSortedSet<Long>> fences = state.fences();
+        HashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
-            PSortedSet<Long> jobs = fences.getOrDefault(block, TreePSet.empty());
-            fences = fences.plus(block, jobs.plus(job.jobId()));
+            TreeSet<Long> jobs = fences.getOrElse(block, TreeSet.empty());
+            fences = fences.put(block, jobs.add(job.jobId()));
         }
         return state.withFences(fences);
     }
 
     private static EngineState unfence(EngineState state, Job job) {
-        PMap<Integer, PSortedSet<Long>> fences = state.fences();
+        HashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
-            PSortedSet<Long> jobs = fences.get(block);
+            TreeSet<Long> jobs = fences.getOrElse(block, null);
             if (jobs != null && jobs.contains(job.jobId())) {
-                PSortedSet<Long> left = jobs.minus(job.jobId());
-                fences = left.isEmpty() ? fences.minus(block) : fences.plus(block, left);
+                TreeSet<Long> left = jobs.remove(job.jobId());
+                fences = left.isEmpty() ? fences.remove(block) : fences.put(block, left);
             }
         }
         return fences == state.fences() ? state : state.withFences(fences);
     }
 
     private static EngineState endJob(EngineState state, Job job) {
-        EngineState next = state.withJobs(state.jobs().minus(job.jobId()), state.nextJobId());
-        RequestState request = next.requests().get(job.requestId());
-        return request == null ? next : next.withRequest(request.withJobIds(request.jobIds().minus(job.jobId())));
+        EngineState next = state.withJobs(state.jobs().remove(job.jobId()), state.nextJobId());
+        RequestState request = next.liveRequest(job.requestId());
+        return request == null ? next : next.withRequest(request.withJobIds(request.jobIds().remove(job.jobId())));
     }
 }

@@ -5,10 +5,9 @@ import io.kvledger.domain.rules.StoreOffer;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
+import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.List;
-import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /** The parts of the fold that follow one request through its end. */
 final class RequestFold {
@@ -21,35 +20,33 @@ final class RequestFold {
      * already holds whole makes no event, yet the cursor moves to {@code S} and the chunks are touched.
      * The fold derives that here, so a log replays to the same state as the live engine.
      */
-    static EngineState afterOfferTrigger(EngineState state, String requestId) {
-        RequestState request = state.requests().get(requestId);
+    static EngineState afterOfferTrigger(EngineState state, RequestState request) {
         StoreOffer offer = StoreOffer.of(state.config(), state.tier(), request);
         if (!offer.isHeldWhole()) {
-            return state;
+            return state.withRequest(request);
         }
         return state.withRequest(request.withCursor(offer.end())).withTier(state.tier().touch(offer.keys()));
     }
 
-    static EngineState terminated(EngineState state, String requestId, RequestStatus status) {
-        RequestState request = EngineFold.live(state, requestId).withStatus(status).withPendingMatch(null);
-        EngineState next = EngineFold.fenceStores(state.withRequest(request), request);
-        return settle(afterOfferTrigger(next, requestId), requestId);
+    static EngineState terminated(EngineState state, RequestState live, RequestStatus status) {
+        RequestState request = live.withStatus(status).withPendingMatch(null);
+        EngineState next = EngineFold.fenceStores(state, request);
+        return settle(afterOfferTrigger(next, request), request.requestId());
     }
 
     /** Released blocks leave the table, in table order, one occurrence per released id. */
-    static EngineState released(EngineState state, BlocksReleased event) {
-        RequestState request = EngineFold.live(state, event.requestId());
-        List<Integer> remaining = new ArrayList<>(request.blockTable());
+    static EngineState released(EngineState state, RequestState request, BlocksReleased event) {
+        List<Integer> remaining = new ArrayList<>(request.blockTable().asJava());
         for (Integer block : event.blockIds()) {
             remaining.remove(block);
         }
-        PVector<Integer> table = TreePVector.from(remaining);
+        Vector<Integer> table = Vector.ofAll(remaining);
         return settle(state.withRequest(request.withBlockTable(table)), event.requestId());
     }
 
     /** Retires a terminated request once it holds no blocks and has no job in flight. */
     static EngineState settle(EngineState state, String requestId) {
-        RequestState request = state.requests().get(requestId);
+        RequestState request = state.liveRequest(requestId);
         if (request != null && request.isTerminal() && request.blockTable().isEmpty() && !request.hasJobsInFlight()) {
             return state.retire(request);
         }

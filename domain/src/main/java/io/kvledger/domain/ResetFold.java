@@ -5,10 +5,9 @@ import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import org.pcollections.HashTreePMap;
-import org.pcollections.PMap;
-import org.pcollections.TreePMap;
-import org.pcollections.TreePSet;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeMap;
+import io.vavr.collection.TreeSet;
 
 /** ResetCache: every job ends as not done, cursors return to 0, the tier is emptied, fences are lifted. */
 final class ResetFold {
@@ -17,20 +16,20 @@ final class ResetFold {
     }
 
     static EngineState reset(EngineState state, CacheReset e) {
-        PMap<String, RequestState> requests = state.requests();
+        HashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
-            RequestState next = request.withCursor(0).withJobIds(TreePSet.empty());
+            RequestState next = request.withCursor(0).withJobIds(TreeSet.empty());
             if (request.status() == RequestStatus.LOADING) {
                 Job load = loadOf(state, request);
                 next = next.withStatus(RequestStatus.RUNNING)
                         .withComputed(load == null ? request.computed() : load.gpuHitTokens());
             }
-            requests = requests.plus(request.requestId(), next);
+            requests = requests.put(request.requestId(), next);
         }
         EngineState next = state.withRequests(requests)
                 .withTier(state.tier().cleared())
-                .withJobs(TreePMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
-                .withFences(HashTreePMap.empty())
+                .withJobs(TreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
+                .withFences(HashMap.empty())
                 .withStaleBelowJobId(e.staleBelowJobId());
         for (RequestState request : state.requests().values()) {
             next = RequestFold.settle(next, request.requestId());
@@ -40,7 +39,7 @@ final class ResetFold {
 
     private static Job loadOf(EngineState state, RequestState request) {
         for (long jobId : request.jobIds()) {
-            Job job = state.jobs().get(jobId);
+            Job job = state.job(jobId);
             if (job != null && job.isLoad()) {
                 return job;
             }

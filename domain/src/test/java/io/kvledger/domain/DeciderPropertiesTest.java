@@ -256,9 +256,9 @@ class DeciderPropertiesTest {
                 check(load.keys().size() == load.chunkIndices().size(), "load keys and chunks disagree: " + load);
             } else if (event instanceof BlocksReleased released) {
                 check(!released.blockIds().isEmpty(), "(vi) an empty BlocksReleased: " + released);
-                RequestState request = at.requests().get(released.requestId());
+                RequestState request = at.liveRequest(released.requestId());
                 check(request != null, "(vi) a release for a request that is not live: " + released);
-                List<Integer> table = new ArrayList<>(request.blockTable());
+                List<Integer> table = new ArrayList<>(request.blockTable().asJava());
                 for (Integer block : released.blockIds()) {
                     check(table.remove(block), "(vi) released block " + block + " is not in the table "
                             + request.blockTable() + ": " + released);
@@ -290,7 +290,7 @@ class DeciderPropertiesTest {
             check(n > 0, "(iii) an empty store: " + store);
             check(store.keys().size() == n, "(iii) keys.size() != chunkIndices.size(): " + store);
             check(store.blockIds().size() == f * n, "(iii) blockIds.size() != F * chunkIndices.size(): " + store);
-            RequestState request = at.requests().get(store.requestId());
+            RequestState request = at.liveRequest(store.requestId());
             check(request != null, "(iii) a store of a request that is not live: " + store);
             int bound = StoreBound.tokenBound(config, request) / config.chunkTokens();
             for (int i = 0; i < n; i++) {
@@ -347,7 +347,7 @@ class DeciderPropertiesTest {
                 check(state.tier().holds(key), "a store in flight writes " + key + ", which the tier does not hold");
             }
             for (RequestState request : state.requests().values()) {
-                boolean loads = request.jobIds().stream().map(state.jobs()::get).anyMatch(j -> j != null && j.isLoad());
+                boolean loads = request.jobIds().toJavaStream().map(state::job).anyMatch(j -> j != null && j.isLoad());
                 if (!request.isTerminal()) {
                     check((request.status() == RequestStatus.LOADING) == loads, "request " + request.requestId()
                             + " is " + request.status() + (loads ? " with" : " without") + " a load in flight");
@@ -357,7 +357,7 @@ class DeciderPropertiesTest {
 
         /** A request's jobs in flight are one load, or stores only (reference section 6.1). */
         private void checkJobsOfRequests() {
-            Map<String, List<Job>> byRequest = state.jobs().values().stream()
+            Map<String, List<Job>> byRequest = state.jobs().values().toJavaStream()
                     .collect(Collectors.groupingBy(Job::requestId));
             for (Map.Entry<String, List<Job>> entry : byRequest.entrySet()) {
                 long loads = entry.getValue().stream().filter(Job::isLoad).count();
@@ -398,7 +398,7 @@ class DeciderPropertiesTest {
         }
 
         private boolean nothingSuits(Op op) {
-            return state.requests().values().stream().noneMatch(r -> suits(op, r));
+            return state.requests().values().toJavaStream().noneMatch(r -> suits(op, r));
         }
 
         private String target(Step step) {
@@ -409,7 +409,7 @@ class DeciderPropertiesTest {
             if (step.a() % 8 == 7) {
                 return raw;
             }
-            List<RequestState> suited = state.requests().values().stream()
+            List<RequestState> suited = state.requests().values().toJavaStream()
                     .filter(r -> suits(step.op(), r))
                     .sorted(java.util.Comparator.comparingLong(RequestState::ordinal))
                     .toList();
@@ -440,7 +440,7 @@ class DeciderPropertiesTest {
         private EngineCommand command(Step generated) {
             Step step = resolve(generated);
             String id = target(step);
-            RequestState request = state.requests().get(id);
+            RequestState request = state.liveRequest(id);
             int n = request == null ? 0 : request.numTokens();
             int c = request == null ? 0 : request.computed();
             int b = config.gpuBlockSize();
@@ -505,7 +505,7 @@ class DeciderPropertiesTest {
                 case FINISH:
                     return new FinishRequest(id, step.b() % 2 == 0 ? FinishReason.STOPPED : FinishReason.LENGTH);
                 case COMPLETE: {
-                    List<Long> inFlight = new ArrayList<>(state.jobs().keySet());
+                    List<Long> inFlight = new ArrayList<>(state.jobs().keySet().toJavaList());
                     long job = inFlight.isEmpty() ? step.a() % (state.nextJobId() + 1) : inFlight.get(step.a() % inFlight.size());
                     return new CompleteTransfer(job, step.b() % 5 != 0);
                 }

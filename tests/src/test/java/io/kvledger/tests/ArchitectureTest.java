@@ -48,7 +48,7 @@ class ArchitectureTest {
     void domainDependsOnlyOnJavaPcollectionsAndItself() {
         ArchRule rule = classes().that().resideInAPackage("io.kvledger.domain..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "org.pcollections..", "io.kvledger.domain..")
+                .resideInAnyPackage("java..", "io.vavr..", "io.kvledger.domain..")
                 .because("the domain is pure: decide and evolve are plain functions over immutable state")
                 .allowEmptyShould(false);
         rule.check(production);
@@ -77,7 +77,7 @@ class ArchitectureTest {
         // The same rule applied to the application layer, which uses Axon, must fail: the rule is not vacuous.
         ArchRule rule = classes().that().resideInAPackage("io.kvledger.application..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "org.pcollections..", "io.kvledger.domain..")
+                .resideInAnyPackage("java..", "io.vavr..", "io.kvledger.domain..")
                 .allowEmptyShould(false);
         AssertionError error = assertThrows(AssertionError.class, () -> rule.check(production));
         assertTrue(error.getMessage().contains("org.axonframework"), error.getMessage());

@@ -33,9 +33,9 @@ final class AllocationDecision {
         }
         emitter.emit(new BlocksAllocated(request.requestId(), command.blockIds(), command.externalTokens()));
         if (load != null) {
-            List<Integer> table = emitter.request(request.requestId()).blockTable();
+            var table = emitter.request(request.requestId()).blockTable();
             int firstDestination = load.gpuHitTokens() / config.gpuBlockSize();
-            List<Integer> destination = List.copyOf(table.subList(firstDestination, load.endChunk() * config.blocksPerChunk()));
+            List<Integer> destination = table.subSequence(firstDestination, load.endChunk() * config.blocksPerChunk()).asJava();
             emitter.emit(new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks(),
                     request.keys(load.hitChunks(), config.blocksPerChunk()), destination));
         }

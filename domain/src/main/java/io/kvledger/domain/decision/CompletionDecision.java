@@ -33,7 +33,7 @@ final class CompletionDecision {
             throw Rejection.of(RejectionCode.STALE_JOB, "job " + jobId + " was dropped by a reset (stale below "
                     + state.staleBelowJobId() + ")");
         }
-        Job job = state.jobs().get(jobId);
+        Job job = state.job(jobId);
         if (job == null) {
             throw Rejection.of(RejectionCode.JOB_ALREADY_COMPLETE, "job " + jobId + " has already ended");
         }

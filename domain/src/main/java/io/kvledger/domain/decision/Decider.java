@@ -80,14 +80,15 @@ public final class Decider {
         if (requestId == null) {
             throw Rejection.invalidArgument("requestId is missing");
         }
-        RequestStatus status = state.statusOf(requestId);
+        RequestState request = state.liveRequest(requestId);
+        RequestStatus status = request != null ? request.status() : state.retired().getOrElse(requestId, null);
         if (status == null) {
             throw Rejection.of(RejectionCode.UNKNOWN_REQUEST, "request " + requestId + " is not registered");
         }
         if (status.isTerminal()) {
             throw Rejection.of(RejectionCode.REQUEST_TERMINATED, "request " + requestId + " is " + status);
         }
-        return state.requests().get(requestId);
+        return request;
     }
 
     /** A command whose fields could not be read still names its request before its bad field. */

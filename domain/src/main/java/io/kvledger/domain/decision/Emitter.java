@@ -30,7 +30,7 @@ final class Emitter {
     }
 
     RequestState request(String requestId) {
-        return state.requests().get(requestId);
+        return state.liveRequest(requestId);
     }
 
     Decision.Accepted accepted() {

@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.pcollections.PSortedSet;
 
 /** Builds {@code FlushRequired}: job ids ascending, block ids in the order they are named, without repeats. */
 final class Flushes {
@@ -29,7 +28,7 @@ final class Flushes {
         }
         Set<Integer> blocks = new LinkedHashSet<>();
         for (Long jobId : jobs) {
-            Job job = state.jobs().get(jobId);
+            Job job = state.job(jobId);
             blocks.addAll(job.blockIds());
         }
         return new FlushRequired(new ArrayList<>(jobs), new ArrayList<>(blocks));
@@ -43,9 +42,9 @@ final class Flushes {
         TreeSet<Long> jobs = new TreeSet<>();
         Set<Integer> blocks = new LinkedHashSet<>();
         for (Integer block : handedOut) {
-            PSortedSet<Long> fencing = state.fences().get(block);
+            io.vavr.collection.TreeSet<Long> fencing = state.fences().getOrElse(block, null);
             if (fencing != null && !fencing.isEmpty()) {
-                jobs.addAll(fencing);
+                fencing.forEach(jobs::add);
                 blocks.add(block);
             }
         }

@@ -17,7 +17,7 @@ final class ReleaseDecision {
     static void releaseWholeTable(Emitter emitter, String requestId) {
         RequestState request = emitter.request(requestId);
         if (request != null && !request.blockTable().isEmpty()) {
-            emitter.emit(new BlocksReleased(requestId, request.blockTable()));
+            emitter.emit(new BlocksReleased(requestId, request.blockTable().asJava()));
         }
     }
 
@@ -34,13 +34,13 @@ final class ReleaseDecision {
         EngineState state = emitter.state();
         if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
             if (!request.hasJobsInFlight()) {
-                emitter.emit(new BlocksReleased(requestId, request.blockTable()));
+                emitter.emit(new BlocksReleased(requestId, request.blockTable().asJava()));
             }
             return;
         }
         List<Integer> beingLoaded = new ArrayList<>();
         for (long jobId : request.jobIds()) {
-            Job job = state.jobs().get(jobId);
+            Job job = state.job(jobId);
             if (job != null && job.isLoad()) {
                 beingLoaded.addAll(job.blockIds());
             }

@@ -21,12 +21,12 @@ final class ResetDecision {
         if (flush != null) {
             emitter.emit(flush);
         }
-        List<RequestState> holding = emitter.state().requests().values().stream()
+        List<RequestState> holding = emitter.state().requests().values().toJavaStream()
                 .filter(request -> request.isTerminal() && !request.blockTable().isEmpty())
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .toList();
         for (RequestState request : holding) {
-            emitter.emit(new BlocksReleased(request.requestId(), request.blockTable()));
+            emitter.emit(new BlocksReleased(request.requestId(), request.blockTable().asJava()));
         }
     }
 }

@@ -5,21 +5,20 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import org.pcollections.PVector;
-import org.pcollections.TreePVector;
+import io.vavr.collection.Vector;
 
 /**
  * One hash per full GPU block of known tokens, each chained to the previous one, so two requests with
  * the same token prefix get the same hashes for it. Deterministic: no salt. Only the tokens of the
  * unfinished last block are kept, so memory grows with blocks, not tokens.
  */
-public record BlockHashes(int blockSize, PVector<String> hashes, PVector<Integer> tail) {
+public record BlockHashes(int blockSize, Vector<String> hashes, Vector<Integer> tail) {
 
     private static final String ROOT = "";
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(BlockHashes::sha256);
 
     public static BlockHashes empty(int blockSize) {
-        return new BlockHashes(blockSize, TreePVector.empty(), TreePVector.empty());
+        return new BlockHashes(blockSize, Vector.empty(), Vector.empty());
     }
 
     public static BlockHashes of(int blockSize, List<Integer> tokens) {
@@ -28,14 +27,14 @@ public record BlockHashes(int blockSize, PVector<String> hashes, PVector<Integer
 
     /** The hashes after {@code tokens} are appended to the known tokens. */
     public BlockHashes append(List<Integer> tokens) {
-        PVector<String> newHashes = hashes;
-        PVector<Integer> newTail = tail;
+        Vector<String> newHashes = hashes;
+        Vector<Integer> newTail = tail;
         for (Integer token : tokens) {
-            newTail = newTail.plus(token);
+            newTail = newTail.append(token);
             if (newTail.size() == blockSize) {
-                String previous = newHashes.isEmpty() ? ROOT : newHashes.get(newHashes.size() - 1);
-                newHashes = newHashes.plus(next(previous, newTail));
-                newTail = TreePVector.empty();
+                String previous = newHashes.isEmpty() ? ROOT : newHashes.last();
+                newHashes = newHashes.append(next(previous, newTail));
+                newTail = Vector.empty();
             }
         }
         return new BlockHashes(blockSize, newHashes, newTail);
@@ -49,7 +48,7 @@ public record BlockHashes(int blockSize, PVector<String> hashes, PVector<Integer
         return hashes.get(block);
     }
 
-    private static String next(String previous, List<Integer> blockTokens) {
+    private static String next(String previous, Vector<Integer> blockTokens) {
         MessageDigest digest = SHA256.get();
         digest.reset();
         digest.update(previous.getBytes(java.nio.charset.StandardCharsets.US_ASCII));

@@ -1,13 +1,11 @@
 package io.kvledger.domain.state;
 
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import org.pcollections.HashTreePMap;
-import org.pcollections.PMap;
-import org.pcollections.PSortedMap;
-import org.pcollections.TreePMap;
 
 /**
  * The CPU tier: chunks by key, ready or being written, with least-recently-used order.
@@ -16,10 +14,10 @@ import org.pcollections.TreePMap;
  * @param recency touch stamp to key, least recent first
  * @param clock   the last stamp handed out
  */
-public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<Long, String> recency, long clock) {
+public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<Long, String> recency, long clock) {
 
     public static CpuTier empty(int capacity) {
-        return new CpuTier(capacity, HashTreePMap.empty(), TreePMap.empty(), 0);
+        return new CpuTier(capacity, HashMap.empty(), TreeMap.empty(), 0);
     }
 
     public int size() {
@@ -30,12 +28,13 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
         return chunks.containsKey(key);
     }
 
+    /** The chunk of {@code key}, or {@code null} when the tier does not hold it. */
     public TierChunk chunk(String key) {
-        return chunks.get(key);
+        return chunks.getOrElse(key, null);
     }
 
     public boolean isReady(String key) {
-        TierChunk chunk = chunks.get(key);
+        TierChunk chunk = chunk(key);
         return chunk != null && chunk.ready();
     }
 
@@ -49,7 +48,7 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
             return victims;
         }
         for (String key : recency.values()) {
-            TierChunk chunk = chunks.get(key);
+            TierChunk chunk = chunk(key);
             if (chunk.evictable() && !protectedKeys.contains(key)) {
                 victims.add(key);
                 if (victims.size() == count) {
@@ -63,22 +62,22 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
     /** The given keys ordered least recently used first. */
     public List<String> leastRecentFirst(Collection<String> keys) {
         List<String> ordered = new ArrayList<>(keys);
-        ordered.sort((a, b) -> Long.compare(chunks.get(a).touched(), chunks.get(b).touched()));
+        ordered.sort((a, b) -> Long.compare(chunk(a).touched(), chunk(b).touched()));
         return ordered;
     }
 
     /** Adds chunks whose write is in flight; they are not loadable until {@link #ready}. Held keys stay as they are. */
     public CpuTier writing(List<String> keys) {
-        PMap<String, TierChunk> newChunks = chunks;
-        PSortedMap<Long, String> newRecency = recency;
+        HashMap<String, TierChunk> newChunks = chunks;
+        TreeMap<Long, String> newRecency = recency;
         long stamp = clock;
         for (String key : keys) {
             if (newChunks.containsKey(key)) {
                 continue;
             }
             stamp++;
-            newChunks = newChunks.plus(key, new TierChunk(key, false, 0, stamp));
-            newRecency = newRecency.plus(stamp, key);
+            newChunks = newChunks.put(key, new TierChunk(key, false, 0, stamp));
+            newRecency = newRecency.put(stamp, key);
         }
         return new CpuTier(capacity, newChunks, newRecency, stamp);
     }
@@ -88,41 +87,44 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
      * index is more recent than a higher one). Keys the tier does not hold are skipped.
      */
     public CpuTier touch(List<String> keysInChunkOrder) {
-        PMap<String, TierChunk> newChunks = chunks;
-        PSortedMap<Long, String> newRecency = recency;
+        if (keysInChunkOrder.isEmpty()) {
+            return this;
+        }
+        HashMap<String, TierChunk> newChunks = chunks;
+        TreeMap<Long, String> newRecency = recency;
         long stamp = clock;
         for (int i = keysInChunkOrder.size() - 1; i >= 0; i--) {
-            TierChunk chunk = newChunks.get(keysInChunkOrder.get(i));
+            TierChunk chunk = newChunks.getOrElse(keysInChunkOrder.get(i), null);
             if (chunk == null) {
                 continue;
             }
             stamp++;
-            newRecency = newRecency.minus(chunk.touched()).plus(stamp, chunk.key());
-            newChunks = newChunks.plus(chunk.key(), chunk.withTouched(stamp));
+            newRecency = newRecency.remove(chunk.touched()).put(stamp, chunk.key());
+            newChunks = newChunks.put(chunk.key(), chunk.withTouched(stamp));
         }
         return new CpuTier(capacity, newChunks, newRecency, stamp);
     }
 
     /** Chunks whose write completed become loadable; a ready chunk is not a touch. */
     public CpuTier ready(List<String> keys) {
-        PMap<String, TierChunk> newChunks = chunks;
+        HashMap<String, TierChunk> newChunks = chunks;
         for (String key : keys) {
-            TierChunk chunk = newChunks.get(key);
+            TierChunk chunk = newChunks.getOrElse(key, null);
             if (chunk != null) {
-                newChunks = newChunks.plus(key, chunk.withReady());
+                newChunks = newChunks.put(key, chunk.withReady());
             }
         }
         return new CpuTier(capacity, newChunks, recency, clock);
     }
 
     public CpuTier remove(Collection<String> keys) {
-        PMap<String, TierChunk> newChunks = chunks;
-        PSortedMap<Long, String> newRecency = recency;
+        HashMap<String, TierChunk> newChunks = chunks;
+        TreeMap<Long, String> newRecency = recency;
         for (String key : keys) {
-            TierChunk chunk = newChunks.get(key);
+            TierChunk chunk = newChunks.getOrElse(key, null);
             if (chunk != null) {
-                newChunks = newChunks.minus(key);
-                newRecency = newRecency.minus(chunk.touched());
+                newChunks = newChunks.remove(key);
+                newRecency = newRecency.remove(chunk.touched());
             }
         }
         return new CpuTier(capacity, newChunks, newRecency, clock);
@@ -137,15 +139,15 @@ public record CpuTier(int capacity, PMap<String, TierChunk> chunks, PSortedMap<L
     }
 
     public CpuTier cleared() {
-        return new CpuTier(capacity, HashTreePMap.empty(), TreePMap.empty(), clock);
+        return new CpuTier(capacity, HashMap.empty(), TreeMap.empty(), clock);
     }
 
     private CpuTier addPins(List<String> keys, int delta) {
-        PMap<String, TierChunk> newChunks = chunks;
+        HashMap<String, TierChunk> newChunks = chunks;
         for (String key : keys) {
-            TierChunk chunk = newChunks.get(key);
+            TierChunk chunk = newChunks.getOrElse(key, null);
             if (chunk != null) {
-                newChunks = newChunks.plus(key, chunk.withPins(Math.max(0, chunk.pins() + delta)));
+                newChunks = newChunks.put(key, chunk.withPins(Math.max(0, chunk.pins() + delta)));
             }
         }
         return new CpuTier(capacity, newChunks, recency, clock);

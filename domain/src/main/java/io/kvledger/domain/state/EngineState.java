@@ -1,12 +1,10 @@
 package io.kvledger.domain.state;
 
 import io.kvledger.domain.config.EngineConfig;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeMap;
+import io.vavr.collection.TreeSet;
 import java.util.Optional;
-import org.pcollections.HashTreePMap;
-import org.pcollections.PMap;
-import org.pcollections.PSortedMap;
-import org.pcollections.PSortedSet;
-import org.pcollections.TreePMap;
 
 /**
  * Everything the engine knows, folded from its events. Each piece has one home: requests (live, or
@@ -22,18 +20,28 @@ import org.pcollections.TreePMap;
  * @param staleBelowJobId completions of jobs below it arrive after a reset and are stale
  * @param fences          GPU block id to the store jobs that still read it after its request ended
  */
-public record EngineState(EngineConfig config, PMap<String, RequestState> requests,
-                          PMap<String, RequestStatus> retired, long registered, CpuTier tier,
-                          PSortedMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                          PMap<Integer, PSortedSet<Long>> fences) {
+public record EngineState(EngineConfig config, HashMap<String, RequestState> requests,
+                          HashMap<String, RequestStatus> retired, long registered, CpuTier tier,
+                          TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                          HashMap<Integer, TreeSet<Long>> fences) {
 
     public static EngineState initial(EngineConfig config) {
-        return new EngineState(config, HashTreePMap.empty(), HashTreePMap.empty(), 0,
-                CpuTier.empty(config.cpuCapacityChunks()), TreePMap.empty(), 0, 0, HashTreePMap.empty());
+        return new EngineState(config, HashMap.empty(), HashMap.empty(), 0,
+                CpuTier.empty(config.cpuCapacityChunks()), TreeMap.empty(), 0, 0, HashMap.empty());
     }
 
     public Optional<RequestState> request(String requestId) {
-        return Optional.ofNullable(requests.get(requestId));
+        return Optional.ofNullable(requests.getOrElse(requestId, null));
+    }
+
+    /** The live (or unsettled terminated) request, or {@code null}. */
+    public RequestState liveRequest(String requestId) {
+        return requests.getOrElse(requestId, null);
+    }
+
+    /** The job in flight, or {@code null}. */
+    public Job job(long jobId) {
+        return jobs.getOrElse(jobId, null);
     }
 
     public boolean isKnown(String requestId) {
@@ -41,22 +49,22 @@ public record EngineState(EngineConfig config, PMap<String, RequestState> reques
     }
 
     public boolean isTerminated(String requestId) {
-        RequestState request = requests.get(requestId);
+        RequestState request = liveRequest(requestId);
         return request != null ? request.isTerminal() : retired.containsKey(requestId);
     }
 
     /** The status of a known request, live or retired; {@code null} when unknown. */
     public RequestStatus statusOf(String requestId) {
-        RequestState request = requests.get(requestId);
-        return request != null ? request.status() : retired.get(requestId);
+        RequestState request = liveRequest(requestId);
+        return request != null ? request.status() : retired.getOrElse(requestId, null);
     }
 
     public EngineState withRequest(RequestState request) {
-        return new EngineState(config, requests.plus(request.requestId(), request), retired, registered, tier, jobs,
+        return new EngineState(config, requests.put(request.requestId(), request), retired, registered, tier, jobs,
                 nextJobId, staleBelowJobId, fences);
     }
 
-    public EngineState withRequests(PMap<String, RequestState> value) {
+    public EngineState withRequests(HashMap<String, RequestState> value) {
         return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences);
     }
 
@@ -68,12 +76,12 @@ public record EngineState(EngineConfig config, PMap<String, RequestState> reques
         return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences);
     }
 
-    public EngineState withJobs(PSortedMap<Long, Job> value, long newNextJobId) {
+    public EngineState withJobs(TreeMap<Long, Job> value, long newNextJobId) {
         return new EngineState(config, requests, retired, registered, tier, value, newNextJobId, staleBelowJobId,
                 fences);
     }
 
-    public EngineState withFences(PMap<Integer, PSortedSet<Long>> value) {
+    public EngineState withFences(HashMap<Integer, TreeSet<Long>> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value);
     }
 
@@ -83,8 +91,8 @@ public record EngineState(EngineConfig config, PMap<String, RequestState> reques
 
     /** Moves a terminated request with nothing outstanding out of the live map. */
     public EngineState retire(RequestState request) {
-        return new EngineState(config, requests.minus(request.requestId()),
-                retired.plus(request.requestId(), request.status()), registered, tier, jobs, nextJobId,
+        return new EngineState(config, requests.remove(request.requestId()),
+                retired.put(request.requestId(), request.status()), registered, tier, jobs, nextJobId,
                 staleBelowJobId, fences);
     }
 }

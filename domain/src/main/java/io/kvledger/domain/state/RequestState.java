@@ -1,10 +1,8 @@
 package io.kvledger.domain.state;
 
 import java.util.List;
-import org.pcollections.PSortedSet;
-import org.pcollections.PVector;
-import org.pcollections.TreePSet;
-import org.pcollections.TreePVector;
+import io.vavr.collection.TreeSet;
+import io.vavr.collection.Vector;
 
 /**
  * One request as folded from its events.
@@ -19,13 +17,13 @@ import org.pcollections.TreePVector;
  * @param jobIds       its jobs in flight (one load, or stores only)
  */
 public record RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed,
-                           int cursor, RequestStatus status, PVector<Integer> blockTable, BlockHashes hashes,
-                           PrefixMatch pendingMatch, PSortedSet<Long> jobIds) {
+                           int cursor, RequestStatus status, Vector<Integer> blockTable, BlockHashes hashes,
+                           PrefixMatch pendingMatch, TreeSet<Long> jobIds) {
 
     public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int blockSize) {
         return new RequestState(requestId, ordinal, promptTokens.size(), promptTokens.size(), 0, 0,
-                RequestStatus.WAITING, TreePVector.empty(), BlockHashes.of(blockSize, promptTokens), null,
-                TreePSet.empty());
+                RequestStatus.WAITING, Vector.empty(), BlockHashes.of(blockSize, promptTokens), null,
+                TreeSet.empty());
     }
 
     /** Number of chunk keys: chunk {@code i} has one exactly when {@code (i+1)*C <= n}. */
@@ -67,7 +65,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                 hashes, pendingMatch, jobIds);
     }
 
-    public RequestState withBlockTable(PVector<Integer> value) {
+    public RequestState withBlockTable(Vector<Integer> value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, value,
                 hashes, pendingMatch, jobIds);
     }
@@ -82,7 +80,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                 hashes, value, jobIds);
     }
 
-    public RequestState withJobIds(PSortedSet<Long> value) {
+    public RequestState withJobIds(TreeSet<Long> value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
                 hashes, pendingMatch, value);
     }
