@@ -46,7 +46,7 @@ class DeciderPropertiesCheckTest {
 
     @Test
     void theRealDeciderPasses() {
-        DeciderPropertiesTest.Driver driver = new DeciderPropertiesTest.Driver(CONFIG);
+        ProgramDriver driver = new ProgramDriver(CONFIG);
         COMMANDS.forEach(driver::run);
         driver.finish();
     }
@@ -115,7 +115,7 @@ class DeciderPropertiesCheckTest {
     }
 
     private static void runWith(BiFunction<EngineState, EngineCommand, Decision> decide) {
-        DeciderPropertiesTest.Driver driver = new DeciderPropertiesTest.Driver(CONFIG, decide);
+        ProgramDriver driver = new ProgramDriver(CONFIG, decide);
         COMMANDS.forEach(driver::run);
         driver.finish();
     }
