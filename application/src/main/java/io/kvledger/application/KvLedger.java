@@ -35,14 +35,16 @@ public final class KvLedger implements AutoCloseable {
     private final Configuration axon;
     private final CommandGateway gateway;
     private final String engineId;
+    private final List<StepListener> listeners;
     private EngineState state;
 
     private KvLedger(Builder builder) {
         this.engineId = builder.engineId;
+        this.listeners = List.copyOf(builder.listeners);
         this.axon = AxonEngineConfiguration.start(builder.storageEngine);
         this.gateway = axon.commandGateway();
         gateway.sendAndWait(new ConfigureEngine(engineId, builder.config));
-        this.state = step(List.of()).state();
+        this.state = send(List.of()).state();
     }
 
     public static Builder builder() {
@@ -60,6 +62,16 @@ public final class KvLedger implements AutoCloseable {
 
     /** Decides the entries in order, as one step; each entry's line is recorded if it is rejected. */
     public StepResult stepEntries(List<StepEntry> entries) {
+        long start = System.nanoTime();
+        StepResult result = send(entries);
+        long elapsed = System.nanoTime() - start;
+        for (StepListener listener : listeners) {
+            listener.onStep(entries.size(), result, elapsed);
+        }
+        return result;
+    }
+
+    private StepResult send(List<StepEntry> entries) {
         StepResult result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
         state = result.state();
         return result;
@@ -92,6 +104,7 @@ public final class KvLedger implements AutoCloseable {
         private EngineConfig config = EngineConfig.DEFAULTS;
         private String engineId = "engine";
         private Supplier<EventStorageEngine> storageEngine = () -> new InMemoryEventStorageEngine();
+        private final List<StepListener> listeners = new ArrayList<>();
 
         private Builder() {
         }
@@ -109,6 +122,12 @@ public final class KvLedger implements AutoCloseable {
         /** Where events are kept; Axon's in-memory engine by default. */
         public Builder storageEngine(Supplier<EventStorageEngine> value) {
             this.storageEngine = Objects.requireNonNull(value, "storageEngine");
+            return this;
+        }
+
+        /** Adds a listener told about every step (metrics, for instance). */
+        public Builder listener(StepListener value) {
+            this.listeners.add(Objects.requireNonNull(value, "listener"));
             return this;
         }
 

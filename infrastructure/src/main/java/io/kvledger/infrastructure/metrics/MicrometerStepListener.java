@@ -1,0 +1,73 @@
+package io.kvledger.infrastructure.metrics;
+
+import io.kvledger.application.StepListener;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.infrastructure.json.EventTypes;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Publishes an engine's steps to Micrometer: step latency, commands, events by type, rejections by
+ * code, and gauges of live requests, jobs in flight, fences and CPU tier occupancy. Meters are looked
+ * up once and kept, so a step costs a few counter increments.
+ *
+ * <pre>{@code
+ * KvLedger.builder().listener(new MicrometerStepListener(registry, "engine-0")).build();
+ * }</pre>
+ */
+public final class MicrometerStepListener implements StepListener {
+
+    private final MeterRegistry registry;
+    private final String engine;
+    private final Timer steps;
+    private final Counter commands;
+    private final Map<Class<?>, Counter> eventsByType = new ConcurrentHashMap<>();
+    private final Map<RejectionCode, Counter> rejectionsByCode = new EnumMap<>(RejectionCode.class);
+    private volatile EngineState last;
+
+    public MicrometerStepListener(MeterRegistry registry, String engine) {
+        this.registry = registry;
+        this.engine = engine;
+        this.steps = Timer.builder("kvledger.step").description("time a host spends in one scheduler step")
+                .tag("engine", engine).register(registry);
+        this.commands = Counter.builder("kvledger.commands").tag("engine", engine).register(registry);
+        for (RejectionCode code : RejectionCode.values()) {
+            rejectionsByCode.put(code, Counter.builder("kvledger.rejections").tag("engine", engine)
+                    .tag("code", code.name()).register(registry));
+        }
+        gauge("kvledger.requests.live", state -> state.requests().size());
+        gauge("kvledger.jobs.in_flight", state -> state.jobs().size());
+        gauge("kvledger.fences", state -> state.fences().size());
+        gauge("kvledger.tier.chunks", state -> state.tier().size());
+        gauge("kvledger.tier.capacity", state -> state.tier().capacity());
+    }
+
+    @Override
+    public void onStep(int commandCount, StepResult result, long elapsedNanos) {
+        steps.record(elapsedNanos, TimeUnit.NANOSECONDS);
+        commands.increment(commandCount);
+        for (EngineEvent event : result.events()) {
+            eventsByType.computeIfAbsent(event.getClass(), type -> Counter.builder("kvledger.events")
+                    .tag("engine", engine).tag("type", EventTypes.nameOf(event)).register(registry)).increment();
+            if (event instanceof CommandRejected rejected) {
+                rejectionsByCode.get(rejected.code()).increment();
+            }
+        }
+        last = result.state();
+    }
+
+    private void gauge(String name, java.util.function.ToDoubleFunction<EngineState> value) {
+        Gauge.builder(name, this, self -> self.last == null ? 0 : value.applyAsDouble(self.last))
+                .tag("engine", engine).register(registry);
+    }
+}
