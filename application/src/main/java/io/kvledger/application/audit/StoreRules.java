@@ -58,8 +58,8 @@ final class StoreRules {
         int f = config.blocksPerChunk();
         if (e.keys().size() != chunks || e.blockIds().size() != (long) chunks * f) {
             findings.add(AuditCode.STORE_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " names " + chunks
-                    + " chunks, " + e.keys().size() + " keys and " + e.blockIds().size() + " blocks; with F=" + f
-                    + " they must be " + chunks + ", " + chunks + " and " + (long) chunks * f);
+                    + " chunks, " + e.keys().size() + " keys and " + e.blockIds().size() + " blocks, but " + chunks
+                    + " chunks need " + chunks + " keys and " + (long) chunks * f + " blocks (F=" + f + ")");
         }
     }
 
@@ -75,7 +75,7 @@ final class StoreRules {
         if (past.isEmpty()) {
             return;
         }
-        String terms = request == null ? "it holds no computed tokens"
+        String terms = request == null ? "c=0 (the state keeps no tokens for it)"
                 : "c=" + request.computed() + ", n=" + request.numTokens();
         long end = (long) (past.get(past.size() - 1) + 1) * config.chunkTokens();
         findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), "job " + e.jobId() + " stores chunks " + past
