@@ -9,9 +9,10 @@ import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.pcollections.PSortedSet;
@@ -33,25 +34,27 @@ final class ReleaseRules {
     /**
      * A released block must not be read or written by one of the request's jobs in flight, unless the
      * host was told to wait for that job in this command (a flush) or, under FENCE, the job is a store
-     * whose blocks the fold fenced at the request's end.
+     * whose blocks the fold fenced at the request's end. Tables are multisets, as in the fold: a block
+     * id held twice may have one copy released while a job uses the other.
      */
     private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
         RequestState request = before.requests().get(e.requestId());
         if (request == null) {
             return;
         }
-        Set<Integer> released = new HashSet<>(e.blockIds());
+        Map<Integer, Integer> kept = counts(request.blockTable());
+        e.blockIds().forEach(block -> kept.merge(block, -1, Integer::sum));
         for (long jobId : request.jobIds()) {
             Job job = before.jobs().get(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
                 continue;
             }
             Set<Integer> busy = new LinkedHashSet<>();
-            for (Integer block : job.blockIds()) {
-                if (released.contains(block) && !fencedBy(before, block, jobId)) {
+            counts(job.blockIds()).forEach((block, used) -> {
+                if (used > kept.getOrDefault(block, 0) && !fencedBy(before, block, jobId)) {
                     busy.add(block);
                 }
-            }
+            });
             if (!busy.isEmpty()) {
                 String verb = job.isStore() ? "reads" : "writes";
                 findings.add(AuditCode.RELEASE_WHILE_IN_FLIGHT, e.requestId(), "blocks " + busy + " are released while "
@@ -60,6 +63,12 @@ final class ReleaseRules {
                 return;
             }
         }
+    }
+
+    private static Map<Integer, Integer> counts(List<Integer> blocks) {
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        blocks.forEach(block -> counts.merge(block, 1, Integer::sum));
+        return counts;
     }
 
     private static String unfencedNote(EngineState before, Job job) {
