@@ -3,7 +3,6 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,10 +14,7 @@ import java.nio.file.Path;
  */
 final class LogScan implements AutoCloseable {
 
-    private static final int BUFFER_BYTES = 1 << 16;
-
     private final CountingInputStream counting;
-    private final InputStream in;
     private final EventLogReader reader;
     private final Progress progress;
     private long events;
@@ -26,8 +22,7 @@ final class LogScan implements AutoCloseable {
 
     private LogScan(CountingInputStream counting, Progress progress) {
         this.counting = counting;
-        this.in = new BufferedInputStream(counting, BUFFER_BYTES);
-        this.reader = new EventLogReader(in);
+        this.reader = new EventLogReader(counting);
         this.progress = progress;
     }
 
@@ -56,6 +51,6 @@ final class LogScan implements AutoCloseable {
         if (progress != null) {
             progress.finish(events, counting.count(), lastSeq);
         }
-        in.close();
+        counting.close();
     }
 }
