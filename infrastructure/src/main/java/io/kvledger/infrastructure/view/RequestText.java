@@ -1,7 +1,6 @@
 package io.kvledger.infrastructure.view;
 
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.view.StateView.FenceView;
 import io.kvledger.infrastructure.view.StateView.RequestView;
 import java.io.PrintWriter;
 
@@ -43,9 +42,8 @@ public final class RequestText {
             out.println("jobs      " + report.jobs().size() + " in flight");
             StateText.jobs(report.jobs(), out, "  ", false);
         }
-        for (FenceView fence : report.fences()) {
-            out.println("fence     block " + fence.blockId() + " by jobs " + fence.jobIds());
-        }
+        StateText.fencesByJobs(report.fences()).forEach((jobs, blocks) ->
+                out.println("fenced    blocks " + blocks + " by jobs " + jobs + " (until they end)"));
     }
 
     /** {@code min(c=.., n=..[, maxOffloadTokens=..][, promptLength=..])}: the terms of the token bound. */

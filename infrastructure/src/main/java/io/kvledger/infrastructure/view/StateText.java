@@ -7,7 +7,10 @@ import io.kvledger.infrastructure.view.StateView.JobView;
 import io.kvledger.infrastructure.view.StateView.RequestView;
 import io.kvledger.infrastructure.view.StateView.TierView;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The text of {@code kvledger replay}: a header of engine-wide figures, then one table per kind of thing. */
 public final class StateText {
@@ -39,12 +42,19 @@ public final class StateText {
         }
         if (!state.fences().isEmpty()) {
             out.println();
-            TextTable table = new TextTable(">FENCED BLOCK", "BY JOBS");
-            for (FenceView fence : state.fences()) {
-                table.row(fence.blockId(), fence.jobIds());
-            }
+            TextTable table = new TextTable("FENCED BY JOBS", ">BLOCKS", "BLOCK IDS");
+            fencesByJobs(state.fences()).forEach((jobs, blocks) -> table.row(jobs, blocks.size(), Compact.list(blocks)));
             table.print(out, "");
         }
+    }
+
+    /** Fenced blocks grouped by the stores that fence them: one line per store, not per block. */
+    static Map<List<Long>, List<Integer>> fencesByJobs(List<FenceView> fences) {
+        Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
+        for (FenceView fence : fences) {
+            groups.computeIfAbsent(fence.jobIds(), jobs -> new ArrayList<>()).add(fence.blockId());
+        }
+        return groups;
     }
 
     static void jobs(List<JobView> jobs, PrintWriter out, String indent, boolean withRequest) {
