@@ -43,7 +43,7 @@ final class StoreExplaining {
                     step.after().tier().size());
             Slice none = new Slice(List.of(), List.of(), List.of());
             return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
-                    retired, bound, storable, 0, List.of(), tier, job, none, differences(job, none));
+                    retired, bound, storable, 0, List.of(), tier, job, none, storeDifferences(job, none, config));
         }
         StoreOffer offer = StoreOffer.of(config, before.tier(), request);
         List<OfferedChunk> offered = new ArrayList<>();
@@ -61,7 +61,18 @@ final class StoreExplaining {
                 step.after().tier().size());
         return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
                 request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
-                job, expected, differences(job, expected));
+                job, expected, storeDifferences(job, expected, config));
+    }
+
+    /** A store also reads all {@code F} blocks of each chunk, so its block count follows from its chunks. */
+    private static List<String> storeDifferences(Slice job, Slice expected, EngineConfig config) {
+        List<String> differences = differences(job, expected);
+        long blocksNeeded = (long) job.chunkIndices().size() * config.blocksPerChunk();
+        if (job.blockIds().size() != blocksNeeded) {
+            differences.add("the job names " + job.blockIds().size() + " blocks for " + job.chunkIndices().size()
+                    + " chunks, which need " + blocksNeeded);
+        }
+        return differences;
     }
 
     static TokenBound bound(EngineConfig config, RequestState request) {

@@ -93,6 +93,7 @@ class ExplainCommandTest {
         assertEquals(2, x.get("cursor").asInt());
         assertEquals("[]", x.get("expected").get("chunkIndices").toString());
         assertEquals("the job holds chunks [2, 3], the rules give []", x.get("differences").get(0).asText());
+        assertEquals("the job names 0 blocks for 2 chunks, which need 2", x.get("differences").get(1).asText());
         assertTrue(text.stdout().contains("cursor       s = 2: nothing is offered (s >= S)"), String.join("\n", text.stdout()));
         assertTrue(text.stdout().contains("verdict      differs from the rules (kvledger audit names the rule it breaks):"));
     }
