@@ -19,6 +19,8 @@ final class Progress {
     private final boolean inPlace;
     private final long start = System.nanoTime();
     private long lastPrint = start;
+    private long lastEvents;
+    private long lastBytes;
     private int lastWidth;
 
     private Progress(PrintStream err, String tool, long totalBytes, boolean inPlace) {
@@ -40,17 +42,24 @@ final class Progress {
         }
         long now = System.nanoTime();
         if (now - lastPrint >= INTERVAL_NANOS) {
+            print(line(events - lastEvents, bytes, bytes - lastBytes, seq, now - lastPrint, false), false);
             lastPrint = now;
-            print(line(events, bytes, seq, now, false), false);
+            lastEvents = events;
+            lastBytes = bytes;
         }
     }
 
+    /** The last line gives the whole run's figures. */
     void finish(long events, long bytes, long seq) {
-        print(line(events, bytes, seq, System.nanoTime(), true), true);
+        print(line(events, bytes, bytes, seq, System.nanoTime() - start, true), true);
     }
 
-    private String line(long events, long bytes, long seq, long now, boolean done) {
-        double seconds = Math.max((now - start) / 1e9, 1e-9);
+    /**
+     * Rates come from the last interval, not from the start, so the warm-up of the first seconds does
+     * not linger in the ETA.
+     */
+    private String line(long events, long bytes, long bytesInInterval, long seq, long intervalNanos, boolean done) {
+        double seconds = Math.max(intervalNanos / 1e9, 1e-9);
         double rate = events / seconds;
         StringBuilder text = new StringBuilder(tool).append(": ");
         if (totalBytes > 0) {
@@ -59,11 +68,11 @@ final class Progress {
         } else {
             text.append(megabytes(bytes));
         }
-        text.append(String.format(Locale.ROOT, "  seq %d  %,d events  %,.0f events/s", seq, events, rate));
+        text.append(String.format(Locale.ROOT, "  seq %d  %,.0f events/s", seq, rate));
         if (done) {
-            text.append(String.format(Locale.ROOT, "  done in %.1f s", seconds));
-        } else if (totalBytes > 0 && bytes > 0) {
-            double remaining = seconds * (totalBytes - bytes) / bytes;
+            text.append(String.format(Locale.ROOT, "  %,d events in %.1f s", events, seconds));
+        } else if (totalBytes > 0 && bytesInInterval > 0) {
+            double remaining = seconds * (totalBytes - bytes) / bytesInInterval;
             text.append("  ETA ").append(duration(remaining));
         }
         return text.toString();
