@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.audit.Violation;
 import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -23,20 +24,23 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = Cli.stdoutWriter();
-        long[] violations = {0};
         try {
-            return input.scan("audit", scan -> {
-                Auditor auditor = new Auditor();
-                for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
-                    for (Violation violation : auditor.check(entry.seq(), entry.event())) {
-                        out.println(violation.line());
-                        violations[0]++;
-                    }
-                }
-                return violations[0] == 0 ? 0 : Cli.EXIT_FAILURE;
-            });
+            return input.scan("audit", scan -> audit(scan, out));
         } finally {
             out.flush();
         }
+    }
+
+    /** Violations are printed as they are found, so those before a malformed line are not lost. */
+    private static int audit(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
+        Auditor auditor = new Auditor();
+        long violations = 0;
+        for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+            for (Violation violation : auditor.check(entry.seq(), entry.event())) {
+                out.println(violation.line());
+                violations++;
+            }
+        }
+        return violations == 0 ? 0 : Cli.EXIT_FAILURE;
     }
 }

@@ -20,16 +20,19 @@ import java.util.List;
  * @param jobs    its jobs in flight
  * @param fences  fenced blocks whose fence is one of its jobs
  */
-public record RequestReport(String schema, long seq, String type, String requestId, String known,
+public record RequestReport(String schema, long seq, String type, String requestId, Known known,
                             RequestStatus status, RequestView request, List<JobView> jobs, List<FenceView> fences) {
 
     public static final String SCHEMA = "kvledger.replay.request/1";
+
+    /** What the state knows of the request. */
+    public enum Known { LIVE, RETIRED, UNKNOWN }
 
     public static RequestReport of(EngineState state, LogFold fold, long seq, String type, String requestId) {
         RequestState live = state.requests().get(requestId);
         if (live == null) {
             RequestStatus retired = state.retired().get(requestId);
-            return new RequestReport(SCHEMA, seq, type, requestId, retired == null ? "UNKNOWN" : "RETIRED", retired,
+            return new RequestReport(SCHEMA, seq, type, requestId, retired == null ? Known.UNKNOWN : Known.RETIRED, retired,
                     null, List.of(), List.of());
         }
         List<JobView> jobs = live.jobIds().stream()
@@ -40,7 +43,7 @@ public record RequestReport(String schema, long seq, String type, String request
         List<FenceView> fences = StateView.fences(state).stream()
                 .filter(fence -> fence.jobIds().stream().anyMatch(live.jobIds()::contains))
                 .toList();
-        return new RequestReport(SCHEMA, seq, type, requestId, "LIVE", live.status(),
+        return new RequestReport(SCHEMA, seq, type, requestId, Known.LIVE, live.status(),
                 StateView.request(state.config(), live), jobs, fences);
     }
 }

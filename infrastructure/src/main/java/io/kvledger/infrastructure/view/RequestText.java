@@ -13,11 +13,11 @@ public final class RequestText {
     public static void print(RequestReport report, EngineConfig config, PrintWriter out) {
         String at = "after seq " + report.seq() + " (" + report.type() + ")";
         switch (report.known()) {
-            case "UNKNOWN" -> {
+            case UNKNOWN -> {
                 out.println("request " + report.requestId() + " is unknown " + at + ": no RequestRegistered names it");
                 return;
             }
-            case "RETIRED" -> {
+            case RETIRED -> {
                 out.println("request " + report.requestId() + " is retired " + at + ": it ended " + report.status()
                         + " and settled (no blocks, no jobs), so the state keeps only that status;"
                         + " see its history with --timeline");
