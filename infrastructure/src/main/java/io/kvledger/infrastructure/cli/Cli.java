@@ -1,7 +1,10 @@
 package io.kvledger.infrastructure.cli;
 
+import java.io.BufferedWriter;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 /** Process-wide concerns of the command line: its streams and how a fatal error is reported. */
@@ -18,6 +21,15 @@ final class Cli {
 
     static OutputStream stdout() {
         return stdout;
+    }
+
+    static PrintStream stderr() {
+        return stderr;
+    }
+
+    /** A UTF-8 writer on stdout for a command's report; flush it, never close it. */
+    static PrintWriter stdoutWriter() {
+        return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8)), false);
     }
 
     /** Prints {@code kvledger: message} on stderr and returns the bad-input exit code. */

@@ -11,7 +11,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "kvledger", mixinStandardHelpOptions = true, version = "kvledger 0.1.0",
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
+                CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 
     @Spec
@@ -37,7 +38,7 @@ public final class KvLedgerCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, replay, audit, explain)");
     }
 
     /**

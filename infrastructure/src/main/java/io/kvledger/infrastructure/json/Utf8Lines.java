@@ -15,7 +15,13 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Utf8Lines {
 
+    private static final int READ_BYTES = 1 << 16;
+
     private final InputStream in;
+    /** Bytes read ahead from {@code in}: reading them one call at a time would cost more than parsing them. */
+    private final byte[] readAhead = new byte[READ_BYTES];
+    private int position;
+    private int limit;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -56,14 +62,23 @@ public final class Utf8Lines {
             return null;
         }
         buffer.reset();
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-            buffer.write(b);
-        }
-        if (b == -1) {
-            ended = true;
-            if (buffer.size() == 0) {
-                return null;
+        boolean newline = false;
+        while (!newline) {
+            if (position == limit && !fill()) {
+                ended = true;
+                if (buffer.size() == 0) {
+                    return null;
+                }
+                break;
+            }
+            int start = position;
+            while (position < limit && readAhead[position] != '\n') {
+                position++;
+            }
+            buffer.write(readAhead, start, position - start);
+            if (position < limit) {
+                newline = true;
+                position++;
             }
         }
         number++;
@@ -78,5 +93,16 @@ public final class Utf8Lines {
         } catch (CharacterCodingException e) {
             throw new InvalidUtf8Exception(number);
         }
+    }
+
+    /** Reads more bytes ahead; {@code false} at the end of the input. */
+    private boolean fill() throws IOException {
+        int n;
+        do {
+            n = in.read(readAhead, 0, readAhead.length);
+        } while (n == 0);
+        position = 0;
+        limit = Math.max(n, 0);
+        return n > 0;
     }
 }

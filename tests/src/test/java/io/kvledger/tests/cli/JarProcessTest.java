@@ -50,6 +50,29 @@ class JarProcessTest {
     }
 
     @Test
+    void auditsAForeignLogAndReplaysTheLogOfARun() throws Exception {
+        Path crash = Path.of(getClass().getResource("/foreign-logs/vllm_abort_mid_prefill_crash_state.jsonl").toURI());
+        Path scenario = Path.of(getClass().getResource("/examples/05_abort_mid_prefill.jsonl").toURI());
+        Path log = dir.resolve("events.jsonl");
+
+        Result audit = kvledger("audit", crash.toString());
+        Result run = kvledger("run", scenario.toString(), "-o", log.toString());
+        Result replay = kvledger("replay", log.toString(), "--at", "6", "--request", "r");
+        Result clean = kvledger("audit", log.toString(), "--progress");
+
+        assertEquals(1, audit.exit, audit.stderr);
+        assertEquals(3, audit.stdout.size(), String.join("\n", audit.stdout));
+        assertTrue(audit.stdout.get(0).startsWith("seq 8 STORE_SLICE_MISMATCH request cmpl-7f3a9c1e-0: "), audit.stdout.get(0));
+        assertEquals("", audit.stderr.strip(), "no banner, no framework logging, no progress off a terminal");
+        assertEquals(0, run.exit, run.stderr);
+        assertEquals(0, replay.exit, replay.stderr);
+        assertEquals("request r after seq 6 (StoreJobScheduled)", replay.stdout.get(0));
+        assertTrue(replay.stdout.contains("cursor    s=2"), String.join("\n", replay.stdout));
+        assertEquals(0, clean.exit, clean.stderr);
+        assertTrue(clean.stderr.startsWith("audit: 100%"), clean.stderr);
+    }
+
+    @Test
     void printsHelp() throws Exception {
         Result result = kvledger("--help");
 

@@ -1,0 +1,71 @@
+package io.kvledger.application.audit;
+
+import io.kvledger.application.replay.CommandWindow;
+import io.kvledger.application.replay.FoldStep;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.TierChunk;
+import java.util.List;
+
+/**
+ * Load jobs (contract section 4, Loads): LOAD_SLICE_MISMATCH and LOAD_NOT_READY. A load copies the hit
+ * chunks of the match its allocation used up into {@code blockTable[L/B .. (a+h)*F)}, and only from
+ * chunks that are ready in the tier.
+ */
+final class LoadRules {
+
+    void check(FoldStep step, CommandWindow window, Findings findings) {
+        if (step.event() instanceof LoadJobScheduled e) {
+            String slice = sliceProblem(step.before(), e, window.allocation());
+            if (slice != null) {
+                findings.add(AuditCode.LOAD_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " " + slice);
+            }
+            ready(step.before(), e, findings);
+        }
+    }
+
+    private static String sliceProblem(EngineState before, LoadJobScheduled e, CommandWindow.Allocation allocation) {
+        if (e.keys().size() != e.chunkIndices().size()) {
+            return "names " + e.chunkIndices().size() + " chunks but " + e.keys().size() + " keys";
+        }
+        if (allocation == null || !allocation.requestId().equals(e.requestId())) {
+            return "is not made by an allocation of request " + e.requestId() + " just before it";
+        }
+        PrefixMatch match = allocation.match();
+        if (match == null || match.externalTokens() == 0 || allocation.externalTokens() != match.externalTokens()) {
+            return "follows an allocation with externalTokens " + allocation.externalTokens() + ", which is not the value of an unused "
+                    + "PrefixMatched" + (match == null ? " (there is none)" : " (" + match.externalTokens() + ")");
+        }
+        if (!match.hitChunks().equals(e.chunkIndices())) {
+            return "loads chunks " + e.chunkIndices() + ", but its match hit chunks " + match.hitChunks();
+        }
+        RequestState request = before.requests().get(e.requestId());
+        EngineConfig config = before.config();
+        List<Integer> table = request == null ? List.of() : request.blockTable();
+        int first = match.gpuHitTokens() / config.gpuBlockSize();
+        int end = match.endChunk() * config.blocksPerChunk();
+        if (end > table.size() || first > end) {
+            return "loads up to table position " + end + ", but the table holds " + table.size() + " blocks";
+        }
+        List<Integer> expected = table.subList(first, end);
+        if (!expected.equals(e.blockIds())) {
+            return "writes blocks " + e.blockIds() + ", but table[" + first + ".." + end + ") is " + expected;
+        }
+        return null;
+    }
+
+    private static void ready(EngineState before, LoadJobScheduled e, Findings findings) {
+        for (int i = 0; i < e.keys().size(); i++) {
+            TierChunk chunk = before.tier().chunk(e.keys().get(i));
+            if (chunk == null || !chunk.ready()) {
+                String chunkName = i < e.chunkIndices().size() ? "chunk " + e.chunkIndices().get(i) : "key " + (i + 1);
+                findings.add(AuditCode.LOAD_NOT_READY, e.requestId(), "job " + e.jobId() + " loads " + chunkName
+                        + ", which the tier " + (chunk == null ? "does not hold" : "is still writing"));
+                return;
+            }
+        }
+    }
+}

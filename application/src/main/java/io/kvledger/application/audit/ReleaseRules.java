@@ -1,0 +1,111 @@
+package io.kvledger.application.audit;
+
+import io.kvledger.application.replay.CommandWindow;
+import io.kvledger.application.replay.FoldStep;
+import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.domain.event.BlocksAllocated;
+import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.pcollections.PSortedSet;
+
+/**
+ * Blocks going back to the host and coming out again (contract section 4, Preemption, Release,
+ * ResetCache): RELEASE_WHILE_IN_FLIGHT and REUSE_WITHOUT_FLUSH.
+ */
+final class ReleaseRules {
+
+    void check(FoldStep step, CommandWindow window, Findings findings) {
+        if (step.event() instanceof BlocksReleased e) {
+            release(step.before(), e, window, findings);
+        } else if (step.event() instanceof BlocksAllocated e) {
+            reuse(step.before(), e, window, findings);
+        }
+    }
+
+    /**
+     * A released block must not be read or written by one of the request's jobs in flight, unless the
+     * host was told to wait for that job in this command (a flush) or, under FENCE, the job is a store
+     * whose blocks the fold fenced at the request's end. Tables are multisets, as in the fold: a block
+     * id held twice may have one copy released while a job uses the other.
+     */
+    private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
+        RequestState request = before.requests().get(e.requestId());
+        if (request == null) {
+            return;
+        }
+        Map<Integer, Integer> kept = counts(request.blockTable());
+        e.blockIds().forEach(block -> kept.merge(block, -1, Integer::sum));
+        for (long jobId : request.jobIds()) {
+            Job job = before.jobs().get(jobId);
+            if (job == null || window.flushedInCommand(jobId)) {
+                continue;
+            }
+            Set<Integer> busy = new LinkedHashSet<>();
+            counts(job.blockIds()).forEach((block, used) -> {
+                if (used > kept.getOrDefault(block, 0) && !fencedBy(before, block, jobId)) {
+                    busy.add(block);
+                }
+            });
+            if (!busy.isEmpty()) {
+                String verb = job.isStore() ? "reads" : "writes";
+                findings.add(AuditCode.RELEASE_WHILE_IN_FLIGHT, e.requestId(), "blocks " + busy + " are released while "
+                        + job.kind().name().toLowerCase() + " job " + jobId + " still " + verb + " them, with no "
+                        + "FlushRequired for it in this command" + unfencedNote(before, job));
+                return;
+            }
+        }
+    }
+
+    private static Map<Integer, Integer> counts(List<Integer> blocks) {
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        blocks.forEach(block -> counts.merge(block, 1, Integer::sum));
+        return counts;
+    }
+
+    private static String unfencedNote(EngineState before, Job job) {
+        if (before.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
+            return " (DELAY_FREE releases only once the request's jobs have ended)";
+        }
+        return job.isStore() ? " and no fence on them" : " (a load's blocks are released when the load ends)";
+    }
+
+    private static boolean fencedBy(EngineState state, Integer block, long jobId) {
+        PSortedSet<Long> fencing = state.fences().get(block);
+        return fencing != null && fencing.contains(jobId);
+    }
+
+    /** Under FENCE, each fenced block handed out needs a flush of its fencing stores just before. */
+    private static void reuse(EngineState before, BlocksAllocated e, CommandWindow window, Findings findings) {
+        if (before.fences().isEmpty()) {
+            return;
+        }
+        List<Integer> unflushedBlocks = new ArrayList<>();
+        Set<Long> unflushedJobs = new TreeSet<>();
+        for (Integer block : e.blockIds()) {
+            PSortedSet<Long> fencing = before.fences().get(block);
+            if (fencing == null) {
+                continue;
+            }
+            for (Long jobId : fencing) {
+                if (!window.flushedJustBefore(jobId)) {
+                    unflushedBlocks.add(block);
+                    unflushedJobs.add(jobId);
+                }
+            }
+        }
+        if (!unflushedBlocks.isEmpty()) {
+            findings.add(AuditCode.REUSE_WITHOUT_FLUSH, e.requestId(), "blocks " + new LinkedHashSet<>(unflushedBlocks)
+                    + " are handed out while store jobs " + unflushedJobs + " still read them (fenced), with no "
+                    + "FlushRequired for those jobs just before");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.kvledger.application.audit;
+
+import io.kvledger.application.replay.FoldStep;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.CacheReset;
+import io.kvledger.domain.event.RequestEvent;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.rules.StoreBound;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Store jobs (contract section 4, Token bound, Storable chunks, Stores): STORE_SLICE_MISMATCH,
+ * STORE_BEYOND_BOUND, STORE_BEYOND_ALLOCATED, DUPLICATE_STORE. Judged from the state before the store:
+ * a request that is retired or unknown holds no blocks and has {@code c = 0}.
+ */
+final class StoreRules {
+
+    /** Chunks each live request has stored since the last reset. */
+    private final Map<String, BitSet> storedByRequest = new HashMap<>();
+
+    void check(FoldStep step, Findings findings) {
+        if (!(step.event() instanceof StoreJobScheduled e)) {
+            return;
+        }
+        EngineState before = step.before();
+        RequestState request = before.requests().get(e.requestId());
+        sliceCounts(before.config(), e, findings);
+        bound(before, request, e, findings);
+        allocated(before, request, e, findings);
+        if (request != null) {
+            duplicates(request, e, findings);
+        }
+    }
+
+    /** Forgets requests that left the live map, and everything at a reset. */
+    void observe(FoldStep step) {
+        if (step.event() instanceof CacheReset) {
+            storedByRequest.clear();
+        } else if (step.event() instanceof RequestEvent e && !step.after().requests().containsKey(e.requestId())) {
+            storedByRequest.remove(e.requestId());
+        }
+    }
+
+    void clear() {
+        storedByRequest.clear();
+    }
+
+    private static void sliceCounts(EngineConfig config, StoreJobScheduled e, Findings findings) {
+        int chunks = e.chunkIndices().size();
+        int f = config.blocksPerChunk();
+        if (e.keys().size() != chunks || e.blockIds().size() != (long) chunks * f) {
+            findings.add(AuditCode.STORE_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " names " + chunks
+                    + " chunks, " + e.keys().size() + " keys and " + e.blockIds().size() + " blocks, but " + chunks
+                    + " chunks need " + chunks + " keys and " + (long) chunks * f + " blocks (F=" + f + ")");
+        }
+    }
+
+    private static void bound(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {
+        EngineConfig config = before.config();
+        int bound = request == null ? 0 : StoreBound.tokenBound(config, request);
+        List<Integer> past = new ArrayList<>();
+        for (int chunk : e.chunkIndices()) {
+            if ((long) (chunk + 1) * config.chunkTokens() > bound) {
+                past.add(chunk);
+            }
+        }
+        if (past.isEmpty()) {
+            return;
+        }
+        String terms = request == null ? "c=0 (the state keeps no tokens for it)"
+                : "c=" + request.computed() + ", n=" + request.numTokens();
+        long end = (long) (past.get(past.size() - 1) + 1) * config.chunkTokens();
+        findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), "job " + e.jobId() + " stores chunks " + past
+                + " (up to token " + end + ") past the token bound O=" + bound + " of "
+                + Requests.named(before, e.requestId()) + ", where " + terms);
+    }
+
+    private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {
+        int f = before.config().blocksPerChunk();
+        List<Integer> table = request == null ? List.of() : request.blockTable();
+        Set<Integer> held = new HashSet<>(table);
+        List<Integer> uncovered = new ArrayList<>();
+        for (int chunk : e.chunkIndices()) {
+            if (chunk < 0 || (long) (chunk + 1) * f > table.size()) {
+                uncovered.add(chunk);
+            }
+        }
+        List<Integer> foreign = e.blockIds().stream().filter(block -> !held.contains(block)).toList();
+        if (!uncovered.isEmpty() || !foreign.isEmpty()) {
+            String what = !foreign.isEmpty() ? "reads blocks " + foreign : "stores chunks " + uncovered;
+            findings.add(AuditCode.STORE_BEYOND_ALLOCATED, e.requestId(), "job " + e.jobId() + " " + what + ", but "
+                    + Requests.named(before, e.requestId()) + " holds " + (table.isEmpty() ? "no blocks" : "blocks " + table));
+            return;
+        }
+        if (e.blockIds().size() == (long) e.chunkIndices().size() * f) {
+            misplaced(table, f, e, findings);
+        }
+    }
+
+    /** Every block is the request's, but a chunk's source must be its own F blocks of the table. */
+    private static void misplaced(List<Integer> table, int f, StoreJobScheduled e, Findings findings) {
+        for (int i = 0; i < e.chunkIndices().size(); i++) {
+            int chunk = e.chunkIndices().get(i);
+            List<Integer> expected = table.subList(chunk * f, chunk * f + f);
+            List<Integer> given = e.blockIds().subList(i * f, i * f + f);
+            if (!expected.equals(given)) {
+                findings.add(AuditCode.STORE_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " reads blocks " + given
+                        + " for chunk " + chunk + ", whose blocks in the table are " + expected);
+                return;
+            }
+        }
+    }
+
+    private void duplicates(RequestState request, StoreJobScheduled e, Findings findings) {
+        BitSet stored = storedByRequest.computeIfAbsent(request.requestId(), id -> new BitSet());
+        List<Integer> again = new ArrayList<>();
+        for (int chunk : e.chunkIndices()) {
+            if (chunk < 0) {
+                continue;
+            }
+            if (stored.get(chunk)) {
+                again.add(chunk);
+            }
+            stored.set(chunk);
+        }
+        if (!again.isEmpty()) {
+            findings.add(AuditCode.DUPLICATE_STORE, e.requestId(), "job " + e.jobId() + " stores chunks " + again
+                    + ", which request " + request.requestId() + " already stored since the last reset");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.kvledger.application.explain;
+
+import io.kvledger.application.explain.LoadExplanation.LoadedChunk;
+import io.kvledger.application.explain.LoadExplanation.Match;
+import io.kvledger.application.explain.StoreExplanation.Slice;
+import io.kvledger.application.replay.CommandWindow;
+import io.kvledger.application.replay.FoldStep;
+import io.kvledger.application.replay.LogFold;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.TierChunk;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds a {@link LoadExplanation} from the match the allocation used up and the table after it. */
+final class LoadExplaining {
+
+    private LoadExplaining() {
+    }
+
+    static LoadExplanation explain(FoldStep step, LoadJobScheduled e, CommandWindow window, long matchSeq,
+                                   LogFold fold) {
+        EngineState before = step.before();
+        EngineConfig config = before.config();
+        RequestState request = before.requests().get(e.requestId());
+        CommandWindow.Allocation allocation = window.allocation();
+        boolean ours = allocation != null && allocation.requestId().equals(e.requestId());
+        PrefixMatch used = ours ? allocation.match() : null;
+        List<Integer> table = request == null ? List.of() : List.copyOf(request.blockTable());
+        List<String> logKeys = step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys();
+        Slice job = new Slice(e.chunkIndices(), logKeys, e.blockIds());
+        List<LoadedChunk> chunks = chunks(before, e, logKeys);
+        int cursor = request == null ? 0 : request.cursor();
+        if (used == null || request == null) {
+            Slice none = new Slice(List.of(), List.of(), List.of());
+            return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(),
+                    request == null ? before.statusOf(e.requestId()) : request.status(), null,
+                    ours ? allocation.seq() : 0, table, 0, 0, chunks, cursor, cursor, 0, job, none,
+                    List.of("no allocation of request " + e.requestId() + " used up a PrefixMatched just before this load"));
+        }
+        int c = config.chunkTokens();
+        int l = used.gpuHitTokens();
+        Match match = new Match(matchSeq, l, c, l / c, used.hitChunks().size(), used.hitChunks(), used.externalTokens());
+        int firstBlock = l / config.gpuBlockSize();
+        int endBlock = used.endChunk() * config.blocksPerChunk();
+        List<Integer> destination = endBlock <= table.size() && firstBlock <= endBlock
+                ? table.subList(firstBlock, endBlock) : List.of();
+        Slice expected = new Slice(used.hitChunks(), request.keys(used.hitChunks(), config.blocksPerChunk()).stream()
+                .map(fold::logKeyOf).toList(), destination);
+        int computedOnSuccess = Math.min(l + used.externalTokens(), request.numTokens() - 1);
+        return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
+                match, allocation.seq(), table, firstBlock, endBlock, chunks, cursor,
+                Math.max(cursor, used.endChunk()), computedOnSuccess, job, expected,
+                StoreExplaining.differences(job, expected));
+    }
+
+    private static List<LoadedChunk> chunks(EngineState before, LoadJobScheduled e, List<String> logKeys) {
+        List<LoadedChunk> chunks = new ArrayList<>();
+        for (int i = 0; i < e.keys().size() && i < e.chunkIndices().size(); i++) {
+            TierChunk inTier = before.tier().chunk(e.keys().get(i));
+            String tier = inTier == null ? "ABSENT" : inTier.ready() ? "READY" : "WRITING";
+            chunks.add(new LoadedChunk(e.chunkIndices().get(i), logKeys.get(i), tier, inTier == null ? 0 : inTier.pins()));
+        }
+        return chunks;
+    }
+}

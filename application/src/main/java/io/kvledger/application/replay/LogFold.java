@@ -1,0 +1,114 @@
+package io.kvledger.application.replay;
+
+import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.event.CacheReset;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.StoreJobCompleted;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Folds a captured log, event by event, with exactly the domain fold ({@link EngineFold#evolve}). The
+ * only thing it adds is the {@link KeyMap}: the log's keys are put in terms of token-derived keys
+ * before the fold sees them, so a log written by another implementation folds as kvledger's own
+ * would. For kvledger's own logs the mapping is the identity. Replay, audit and explain all fold
+ * through here, so they agree on every state.
+ */
+public final class LogFold {
+
+    private final KeyMap keys = new KeyMap();
+    private EngineState state;
+
+    /** Folds one event; {@code null} stands for a type this version does not know, which changes nothing. */
+    public FoldStep apply(long seq, EngineEvent logEvent) {
+        EngineState before = state;
+        if (logEvent == null) {
+            return new FoldStep(seq, null, null, before, before, List.of());
+        }
+        List<KeyConflict> conflicts = new ArrayList<>();
+        EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
+        state = EngineFold.evolve(before, event);
+        forgetKeysTheTierDropped(before, event);
+        return new FoldStep(seq, logEvent, event, before, state, conflicts);
+    }
+
+    /** The state after the last event folded; {@code null} before the first. */
+    public EngineState state() {
+        return state;
+    }
+
+    /** The key the log used for a token-derived key (itself for kvledger's own logs). */
+    public String logKeyOf(String tokenKey) {
+        return keys.logKeyOf(tokenKey);
+    }
+
+    private EngineEvent inTokenKeys(EngineState before, EngineEvent event, List<KeyConflict> conflicts) {
+        if (event instanceof StoreJobScheduled e) {
+            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
+            return new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+        }
+        if (event instanceof LoadJobScheduled e) {
+            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
+            return new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+        }
+        if (event instanceof ChunksStored e) {
+            return new ChunksStored(e.keys().stream().map(keys::tokenKeyOf).toList());
+        }
+        if (event instanceof ChunksEvicted e) {
+            return new ChunksEvicted(e.keys().stream().map(keys::tokenKeyOf).toList());
+        }
+        return event;
+    }
+
+    /**
+     * Pairs each key with the chunk at the same position. A key whose chunk has no token-derived key
+     * (an unknown or retired request, a chunk past the known tokens, more keys than chunks) stays as
+     * the log wrote it: audit reports such a store on its own terms.
+     */
+    private List<String> chunkKeys(EngineState before, String requestId, List<Integer> chunks, List<String> logKeys,
+                                   List<KeyConflict> conflicts) {
+        RequestState request = before.requests().get(requestId);
+        int f = before.config().blocksPerChunk();
+        List<String> mapped = new ArrayList<>(logKeys.size());
+        for (int i = 0; i < logKeys.size(); i++) {
+            String logKey = logKeys.get(i);
+            Integer chunk = i < chunks.size() ? chunks.get(i) : null;
+            if (request == null || chunk == null || chunk < 0 || chunk >= request.keyCount(f)) {
+                mapped.add(keys.tokenKeyOf(logKey));
+                continue;
+            }
+            String tokenKey = request.key(chunk, f);
+            KeyConflict conflict = keys.learn(logKey, tokenKey);
+            if (conflict != null) {
+                conflicts.add(conflict);
+            }
+            mapped.add(tokenKey);
+        }
+        return mapped;
+    }
+
+    private void forgetKeysTheTierDropped(EngineState before, EngineEvent event) {
+        if (event instanceof EngineConfigured || event instanceof CacheReset) {
+            keys.clear();
+        } else if (event instanceof ChunksEvicted e) {
+            forgetUnheld(e.keys());
+        } else if (event instanceof StoreJobCompleted e && !e.success() && before != null) {
+            Job job = before.jobs().get(e.jobId());
+            if (job != null) {
+                forgetUnheld(job.keys());
+            }
+        }
+    }
+
+    private void forgetUnheld(List<String> tokenKeys) {
+        keys.forget(tokenKeys.stream().filter(key -> !state.tier().holds(key)).toList());
+    }
+}

@@ -1,0 +1,66 @@
+package io.kvledger.infrastructure.cli;
+
+import io.kvledger.application.explain.JobExplainer;
+import io.kvledger.application.explain.JobExplanation;
+import io.kvledger.application.explain.LoadExplanation;
+import io.kvledger.application.explain.StoreExplanation;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.view.ExplainText;
+import io.kvledger.infrastructure.view.ViewJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = {"Explains why a job holds exactly its chunks, from the state just before it was scheduled:",
+                "for a store the token bound O, the clamps of S, the cursor and the tier's answer;",
+                "for a load the match (L, a, h, externalTokens) and the destination blocks."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the job was explained", "1:no job of that id is scheduled in the log",
+                "2:malformed input (named on stderr, with its line) or a missing file"})
+final class ExplainCommand implements Callable<Integer> {
+
+    @Mixin
+    LogInput input;
+
+    @Option(names = "--job", paramLabel = "ID", required = true, description = "The job id.")
+    long jobId;
+
+    @Option(names = "--json", description = "JSON instead of text (schema in docs/log-tools.md).")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = Cli.stdoutWriter();
+        try {
+            return input.scan("explain", scan -> {
+                JobExplainer explainer = new JobExplainer(jobId);
+                for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+                    Optional<JobExplanation> explanation = explainer.next(entry.seq(), entry.event());
+                    if (explanation.isPresent()) {
+                        print(explanation.get(), out);
+                        return 0;
+                    }
+                }
+                Cli.stderr().println("kvledger: job " + jobId + " is never scheduled in " + input.file);
+                return Cli.EXIT_FAILURE;
+            });
+        } finally {
+            out.flush();
+        }
+    }
+
+    private void print(JobExplanation explanation, PrintWriter out) {
+        if (json) {
+            out.println(ViewJson.write(explanation));
+        } else if (explanation instanceof StoreExplanation store) {
+            ExplainText.print(store, out);
+        } else {
+            ExplainText.print((LoadExplanation) explanation, out);
+        }
+    }
+}

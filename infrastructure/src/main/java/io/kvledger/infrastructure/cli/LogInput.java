@@ -1,0 +1,33 @@
+package io.kvledger.infrastructure.cli;
+
+import io.kvledger.infrastructure.log.MalformedLogException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The LOG argument and {@code --progress} of the log tools; bad input becomes a message and exit 2. */
+final class LogInput {
+
+    @Parameters(index = "0", paramLabel = "LOG", description = "Event log, JSON Lines (contract section 3).")
+    Path file;
+
+    @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")
+    boolean progress;
+
+    /** What a tool does with the log; returns its exit code. */
+    interface Body {
+        int scan(LogScan scan) throws IOException, MalformedLogException;
+    }
+
+    int scan(String tool, Body body) throws IOException {
+        try (LogScan scan = LogScan.open(file, tool, progress)) {
+            return body.scan(scan);
+        } catch (NoSuchFileException e) {
+            return Cli.fail("cannot read " + e.getFile() + ": no such file");
+        } catch (MalformedLogException e) {
+            return Cli.fail(file + ": " + e.getMessage());
+        }
+    }
+}

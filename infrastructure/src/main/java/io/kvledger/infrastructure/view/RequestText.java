@@ -1,0 +1,60 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.view.StateView.RequestView;
+import java.io.PrintWriter;
+
+/** The text of {@code kvledger replay --request ID}. */
+public final class RequestText {
+
+    private RequestText() {
+    }
+
+    public static void print(RequestReport report, EngineConfig config, PrintWriter out) {
+        String at = "after seq " + report.seq() + " (" + report.type() + ")";
+        switch (report.known()) {
+            case UNKNOWN -> {
+                out.println("request " + report.requestId() + " is unknown " + at + ": no RequestRegistered names it");
+                return;
+            }
+            case RETIRED -> {
+                out.println("request " + report.requestId() + " is retired " + at + ": it ended " + report.status()
+                        + " and settled (no blocks, no jobs), so the state keeps only that status;"
+                        + " see its history with --timeline");
+                return;
+            }
+            default -> out.println("request " + report.requestId() + " " + at);
+        }
+        RequestView r = report.request();
+        out.println("status    " + r.status() + " (registered #" + r.ordinal() + ")");
+        out.println("tokens    n=" + r.numTokens() + " (prompt " + r.promptLength() + "), c=" + r.computed());
+        out.println("bound     O=" + r.tokenBound() + " = " + boundTerms(r, config));
+        out.println("storable  S=" + r.storableChunks() + " = min(floor(O/C)=" + r.tokenBound() / config.chunkTokens()
+                + ", floor(table/F)=" + r.blockTable().size() / config.blocksPerChunk() + ", keys=" + r.chunkKeys()
+                + ")  with C=" + config.chunkTokens() + ", F=" + config.blocksPerChunk());
+        out.println("cursor    s=" + r.cursor() + (r.cursor() < r.storableChunks()
+                ? " (chunks " + r.cursor() + ".." + (r.storableChunks() - 1) + " not yet offered)" : ""));
+        out.println("table     " + r.blockTable().size() + " blocks " + r.blockTable());
+        out.println("match     " + StateText.match(r.pendingMatch()));
+        if (report.jobs().isEmpty()) {
+            out.println("jobs      none in flight");
+        } else {
+            out.println("jobs      " + report.jobs().size() + " in flight");
+            StateText.jobs(report.jobs(), out, "  ", false);
+        }
+        StateText.fencesByJobs(report.fences()).forEach((jobs, blocks) ->
+                out.println("fenced    blocks " + blocks + " by jobs " + jobs + " (until they end)"));
+    }
+
+    /** {@code min(c=.., n=..[, maxOffloadTokens=..][, promptLength=..])}: the terms of the token bound. */
+    static String boundTerms(RequestView r, EngineConfig config) {
+        StringBuilder terms = new StringBuilder("min(c=").append(r.computed()).append(", n=").append(r.numTokens());
+        if (config.maxOffloadTokens() != null) {
+            terms.append(", maxOffloadTokens=").append(config.maxOffloadTokens());
+        }
+        if (config.offloadPromptOnly()) {
+            terms.append(", promptLength=").append(r.promptLength());
+        }
+        return terms.append(")").toString();
+    }
+}

@@ -1,0 +1,96 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.infrastructure.view.StateView.FenceView;
+import io.kvledger.infrastructure.view.StateView.JobView;
+import io.kvledger.infrastructure.view.StateView.RequestView;
+import io.kvledger.infrastructure.view.StateView.TierView;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The text of {@code kvledger replay}: a header of engine-wide figures, then one table per kind of thing. */
+public final class StateText {
+
+    private StateText() {
+    }
+
+    public static void print(StateView state, PrintWriter out) {
+        out.println("after seq " + state.seq() + " (" + state.type() + "), " + state.events() + " events read");
+        out.println("engine    " + config(state.config()));
+        out.println("tier      " + tier(state.tier()));
+        out.println("jobs      " + state.jobs().size() + " in flight, next id " + state.nextJobId()
+                + ", stale below " + state.staleBelowJobId());
+        out.println("requests  " + state.requests().size() + " live; retired " + state.retired().count() + " ("
+                + state.retired().aborted() + " ABORTED, " + state.retired().finished() + " FINISHED)");
+        if (!state.requests().isEmpty()) {
+            out.println();
+            TextTable table = new TextTable("REQUEST", "STATUS", ">c", ">n", ">O", ">S", ">s", ">BLOCKS", "TABLE", "JOBS");
+            for (RequestView request : state.requests()) {
+                table.row(request.requestId(), request.status(), request.computed(), request.numTokens(),
+                        request.tokenBound(), request.storableChunks(), request.cursor(), request.blockTable().size(),
+                        Compact.list(request.blockTable()), Compact.list(request.jobIds()));
+            }
+            table.print(out, "");
+        }
+        if (!state.jobs().isEmpty()) {
+            out.println();
+            jobs(state.jobs(), out, "", true);
+        }
+        if (!state.fences().isEmpty()) {
+            out.println();
+            TextTable table = new TextTable("FENCED BY JOBS", ">BLOCKS", "BLOCK IDS");
+            fencesByJobs(state.fences()).forEach((jobs, blocks) -> table.row(jobs, blocks.size(), Compact.list(blocks)));
+            table.print(out, "");
+        }
+    }
+
+    /** Fenced blocks grouped by the stores that fence them: one line per store, not per block. */
+    static Map<List<Long>, List<Integer>> fencesByJobs(List<FenceView> fences) {
+        Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
+        for (FenceView fence : fences) {
+            groups.computeIfAbsent(fence.jobIds(), jobs -> new ArrayList<>()).add(fence.blockId());
+        }
+        return groups;
+    }
+
+    static void jobs(List<JobView> jobs, PrintWriter out, String indent, boolean withRequest) {
+        TextTable table = withRequest
+                ? new TextTable(">JOB", "KIND", "REQUEST", "DONE", "CHUNKS", "BLOCKS", "KEYS")
+                : new TextTable(">JOB", "KIND", "DONE", "CHUNKS", "BLOCKS", "KEYS");
+        for (JobView job : jobs) {
+            String done = job.completions() + "/" + job.workers() + (job.failed() ? " failed" : "");
+            if (withRequest) {
+                table.row(job.jobId(), job.kind(), job.requestId(), done, Compact.list(job.chunkIndices()),
+                        Compact.list(job.blockIds()), Compact.list(Compact.keys(job.keys())));
+            } else {
+                table.row(job.jobId(), job.kind(), done, Compact.list(job.chunkIndices()), Compact.list(job.blockIds()),
+                        Compact.list(Compact.keys(job.keys())));
+            }
+        }
+        table.print(out, indent);
+    }
+
+    static String config(EngineConfig config) {
+        return "B=" + config.gpuBlockSize() + " F=" + config.blocksPerChunk() + " C=" + config.chunkTokens()
+                + "  workers=" + config.workers() + "  releasePolicy=" + config.releasePolicy()
+                + "  maxOffloadTokens=" + (config.maxOffloadTokens() == null ? "none" : config.maxOffloadTokens())
+                + "  offloadPromptOnly=" + config.offloadPromptOnly();
+    }
+
+    static String tier(TierView tier) {
+        return "held " + tier.held() + " of capacity " + tier.capacity() + " (ready " + tier.ready() + ", writing "
+                + tier.writing() + "), pinned " + tier.pinned();
+    }
+
+    static String match(PrefixMatch match) {
+        if (match == null) {
+            return "none";
+        }
+        return "unused PrefixMatched: L=" + match.gpuHitTokens() + " externalTokens=" + match.externalTokens()
+                + " hitChunks " + match.hitChunks();
+    }
+}

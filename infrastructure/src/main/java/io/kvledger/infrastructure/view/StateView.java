@@ -1,0 +1,115 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.application.replay.LogFold;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.rules.StoreBound;
+import io.kvledger.domain.state.CpuTier;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+import io.kvledger.domain.state.TierChunk;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The state after an event, as {@code kvledger replay} shows it: the JSON schema
+ * {@code kvledger.replay/1} (docs/log-tools.md), and the model its text is drawn from. Field order is
+ * the schema's order.
+ *
+ * @param seq     the seq of the last event folded
+ * @param type    its type
+ * @param events  events read up to it
+ */
+public record StateView(String schema, long seq, String type, long events, EngineConfig config, TierView tier,
+                        List<RequestView> requests, RetiredView retired, List<JobView> jobs, long nextJobId,
+                        long staleBelowJobId, List<FenceView> fences) {
+
+    public static final String SCHEMA = "kvledger.replay/1";
+
+    /** Chunks the CPU tier holds, by kind; {@code held} counts against {@code capacity}. */
+    public record TierView(int capacity, int held, int ready, int writing, int pinned) {
+    }
+
+    /**
+     * A live (or terminated but unsettled) request.
+     *
+     * @param ordinal        registration order, from 0
+     * @param tokenBound     {@code O}, computed tokens that may be stored
+     * @param storableChunks {@code S}, the chunks an offer would reach
+     * @param chunkKeys      chunks that have a key ({@code floor(n/C)})
+     * @param pendingMatch   an unused PrefixMatched, or {@code null}
+     */
+    public record RequestView(String requestId, long ordinal, RequestStatus status, int promptLength, int numTokens,
+                              int computed, int cursor, int tokenBound, int storableChunks, int chunkKeys,
+                              List<Integer> blockTable, List<Long> jobIds, PrefixMatch pendingMatch) {
+    }
+
+    /** Terminated requests with nothing outstanding; only their final status is kept, so only counts are shown. */
+    public record RetiredView(long count, long aborted, long finished) {
+    }
+
+    /**
+     * A job in flight, with the keys as the log wrote them.
+     *
+     * @param completions completions so far, of {@code workers}
+     */
+    public record JobView(long jobId, String kind, String requestId, List<Integer> chunkIndices, List<String> keys,
+                          List<Integer> blockIds, int completions, int workers, boolean failed) {
+    }
+
+    /** A GPU block that stores of terminated requests still read. */
+    public record FenceView(int blockId, List<Long> jobIds) {
+    }
+
+    public static StateView of(EngineState state, LogFold fold, long seq, String type, long events) {
+        List<RequestView> requests = state.requests().values().stream()
+                .sorted(Comparator.comparingLong(RequestState::ordinal))
+                .map(request -> request(state.config(), request))
+                .toList();
+        List<JobView> jobs = state.jobs().values().stream().map(job -> job(state, fold, job)).toList();
+        return new StateView(SCHEMA, seq, type, events, state.config(), tier(state.tier()), requests,
+                retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state));
+    }
+
+    public static RequestView request(EngineConfig config, RequestState request) {
+        return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
+                request.numTokens(), request.computed(), request.cursor(), StoreBound.tokenBound(config, request),
+                StoreBound.storableChunks(config, request), request.keyCount(config.blocksPerChunk()),
+                List.copyOf(request.blockTable()),
+                List.copyOf(request.jobIds()), request.pendingMatch());
+    }
+
+    public static JobView job(EngineState state, LogFold fold, Job job) {
+        return new JobView(job.jobId(), job.kind().name(), job.requestId(), job.chunkIndices(),
+                job.keys().stream().map(fold::logKeyOf).toList(), job.blockIds(), job.completions(),
+                state.config().workers(), job.failed());
+    }
+
+    static TierView tier(CpuTier tier) {
+        int ready = 0;
+        int pinned = 0;
+        for (TierChunk chunk : tier.chunks().values()) {
+            ready += chunk.ready() ? 1 : 0;
+            pinned += chunk.pins() > 0 ? 1 : 0;
+        }
+        return new TierView(tier.capacity(), tier.size(), ready, tier.size() - ready, pinned);
+    }
+
+    private static RetiredView retired(EngineState state) {
+        long aborted = state.retired().values().stream().filter(status -> status == RequestStatus.ABORTED).count();
+        return new RetiredView(state.retired().size(), aborted, state.retired().size() - aborted);
+    }
+
+    static List<FenceView> fences(EngineState state) {
+        List<FenceView> fences = new ArrayList<>();
+        for (Map.Entry<Integer, ? extends java.util.Collection<Long>> fence : new TreeMap<>(state.fences()).entrySet()) {
+            fences.add(new FenceView(fence.getKey(), List.copyOf(fence.getValue())));
+        }
+        return fences;
+    }
+}

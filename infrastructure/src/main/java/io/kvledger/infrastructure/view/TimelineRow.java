@@ -1,0 +1,39 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
+import java.util.List;
+
+/**
+ * One event of a request's timeline with the (previous, current) pair of the request it made
+ * ({@code kvledger replay --request ID --timeline}; JSON schema {@code kvledger.replay.timeline/1}).
+ *
+ * @param before the request before the event; {@code null} when it was not yet registered
+ * @param after  the request after it
+ * @param fields the event's own fields, compacted (long lists cut, keys shortened)
+ */
+public record TimelineRow(long seq, String type, Snapshot before, Snapshot after, String fields) {
+
+    /**
+     * The figures of a request a timeline follows. A retired request keeps only its status, so its
+     * figures are {@code null}.
+     */
+    public record Snapshot(RequestStatus status, boolean retired, Integer computed, Integer numTokens, Integer cursor,
+                           Integer tableSize, List<Long> jobIds) {
+
+        /** {@code null} when the state does not know the request. */
+        public static Snapshot of(EngineState state, String requestId) {
+            if (state == null) {
+                return null;
+            }
+            RequestState live = state.requests().get(requestId);
+            if (live != null) {
+                return new Snapshot(live.status(), false, live.computed(), live.numTokens(), live.cursor(),
+                        live.blockTable().size(), List.copyOf(live.jobIds()));
+            }
+            RequestStatus retired = state.retired().get(requestId);
+            return retired == null ? null : new Snapshot(retired, true, null, null, null, null, null);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.infrastructure.view.TimelineRow.Snapshot;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The text of a request's timeline: one fixed-width line per event, each figure shown as
+ * {@code before->after} where the event changed it, so a change stands out when scanning down a column.
+ */
+public final class TimelineText {
+
+    private static final String FORMAT = "%7s  %-20s  %-25s  %-11s  %-11s  %-7s  %-7s  %-14s  %s";
+
+    private TimelineText() {
+    }
+
+    public static void header(String requestId, PrintWriter out) {
+        out.println("timeline of request " + requestId + " (before->after where an event changed it)");
+        out.println(String.format(Locale.ROOT, FORMAT, "SEQ", "EVENT", "STATUS", "c", "n", "s", "BLOCKS", "JOBS", "FIELDS")
+                .stripTrailing());
+    }
+
+    public static void row(TimelineRow row, PrintWriter out) {
+        Snapshot a = row.before();
+        Snapshot b = row.after();
+        out.println(String.format(Locale.ROOT, FORMAT, row.seq(), row.type(), status(a, b),
+                figure(a, b, Snapshot::computed), figure(a, b, Snapshot::numTokens), figure(a, b, Snapshot::cursor),
+                figure(a, b, Snapshot::tableSize), figure(a, b, Snapshot::jobIds), row.fields()).stripTrailing());
+    }
+
+    /** The status change, and {@code +retired} when the request settles at this event. */
+    private static String status(Snapshot before, Snapshot after) {
+        String was = before == null ? null : before.status().name();
+        String is = after == null ? null : after.status().name();
+        boolean retires = after != null && after.retired() && (before == null || !before.retired());
+        return change(was, is) + (retires ? " +retired" : "");
+    }
+
+    private static String figure(Snapshot before, Snapshot after, Function<Snapshot, Object> field) {
+        Object was = before == null ? null : field.apply(before);
+        Object is = after == null ? null : field.apply(after);
+        return change(was == null ? null : String.valueOf(was), is == null ? null : String.valueOf(is));
+    }
+
+    /**
+     * {@code x} when unchanged, {@code x->y} when changed. A value that appears (registration) is shown
+     * alone; one that goes (a retired request keeps no figures) becomes {@code -}.
+     */
+    private static String change(String was, String is) {
+        if (Objects.equals(was, is) || was == null) {
+            return is == null ? "-" : is;
+        }
+        return was + "->" + (is == null ? "-" : is);
+    }
+}

@@ -1,0 +1,34 @@
+package io.kvledger.infrastructure.view;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.Writer;
+
+/** The JSON of the log tools' {@code --json}: records written in component order, indented, never closing stdout. */
+public final class ViewJson {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+            .build();
+
+    private ViewJson() {
+    }
+
+    public static String write(Object view) {
+        try {
+            return MAPPER.writeValueAsString(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + view.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** A generator for a document written piece by piece, so a long one is never held whole. */
+    public static JsonGenerator stream(Writer out) throws IOException {
+        return MAPPER.createGenerator(out);
+    }
+}

@@ -1,0 +1,53 @@
+package io.kvledger.tests.audit;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.infrastructure.log.LogEntry;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Rewrites a kvledger log as another implementation could have written it: other keys (a different
+ * hash, still one per token prefix) and other job ids (from 1000, every seventh), nothing else.
+ */
+final class ForeignRewrite {
+
+    private ForeignRewrite() {
+    }
+
+    static String rewrite(List<LogEntry> entries) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (LogEntry entry : entries) {
+            ObjectNode line = entry.raw().deepCopy();
+            if (line.get("keys") instanceof ArrayNode keys) {
+                for (int i = 0; i < keys.size(); i++) {
+                    keys.set(i, line.textNode(foreignKey(keys.get(i).textValue())));
+                }
+            }
+            if (line.path("jobId").isIntegralNumber()) {
+                line.put("jobId", foreignJob(line.get("jobId").longValue()));
+            }
+            if (line.get("jobIds") instanceof ArrayNode jobs) {
+                for (int i = 0; i < jobs.size(); i++) {
+                    jobs.set(i, line.numberNode(foreignJob(jobs.get(i).longValue())));
+                }
+            }
+            if (line.path("staleBelowJobId").isIntegralNumber()) {
+                line.put("staleBelowJobId", foreignJob(line.get("staleBelowJobId").longValue()));
+            }
+            text.append(line).append('\n');
+        }
+        return text.toString();
+    }
+
+    static long foreignJob(long jobId) {
+        return 1000 + 7 * jobId;
+    }
+
+    static String foreignKey(String key) throws Exception {
+        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        return HexFormat.of().formatHex(md5.digest(("foreign/" + key).getBytes(StandardCharsets.UTF_8)), 0, 8);
+    }
+}
