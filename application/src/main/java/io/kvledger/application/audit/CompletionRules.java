@@ -63,7 +63,7 @@ final class CompletionRules {
     }
 
     private void scheduled(EngineState before, long jobId, Findings findings, String requestId) {
-        Job running = before.jobs().get(jobId);
+        Job running = before.job(jobId);
         if (running != null) {
             findings.add(AuditCode.JOB_ID_REUSED, requestId, "job " + jobId + " is scheduled while the job of that id ("
                     + describe(running) + ") is still in flight");
@@ -74,7 +74,7 @@ final class CompletionRules {
 
     private void completed(EngineState before, long jobId, String requestId, JobKind kind, boolean ends,
                            Findings findings) {
-        Job job = before.jobs().get(jobId);
+        Job job = before.job(jobId);
         String completion = ends ? "completion" : "acknowledgement";
         if (job == null) {
             if (ended.contains(jobId)) {

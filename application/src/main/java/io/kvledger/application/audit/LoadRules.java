@@ -42,9 +42,9 @@ final class LoadRules {
         if (!match.hitChunks().equals(e.chunkIndices())) {
             return "loads chunks " + e.chunkIndices() + ", but its match hit chunks " + match.hitChunks();
         }
-        RequestState request = before.requests().get(e.requestId());
+        RequestState request = before.liveRequest(e.requestId());
         EngineConfig config = before.config();
-        List<Integer> table = request == null ? List.of() : request.blockTable();
+        List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         int first = match.gpuHitTokens() / config.gpuBlockSize();
         int end = match.endChunk() * config.blocksPerChunk();
         if (end > table.size() || first > end) {

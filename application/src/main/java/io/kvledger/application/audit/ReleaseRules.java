@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.pcollections.PSortedSet;
+
 
 /**
  * Blocks going back to the host and coming out again (contract section 4, Preemption, Release,
@@ -38,14 +38,14 @@ final class ReleaseRules {
      * id held twice may have one copy released while a job uses the other.
      */
     private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
-        RequestState request = before.requests().get(e.requestId());
+        RequestState request = before.liveRequest(e.requestId());
         if (request == null) {
             return;
         }
-        Map<Integer, Integer> kept = counts(request.blockTable());
+        Map<Integer, Integer> kept = counts(request.blockTable().asJava());
         e.blockIds().forEach(block -> kept.merge(block, -1, Integer::sum));
         for (long jobId : request.jobIds()) {
-            Job job = before.jobs().get(jobId);
+            Job job = before.job(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
                 continue;
             }
@@ -79,7 +79,7 @@ final class ReleaseRules {
     }
 
     private static boolean fencedBy(EngineState state, Integer block, long jobId) {
-        PSortedSet<Long> fencing = state.fences().get(block);
+        io.vavr.collection.TreeSet<Long> fencing = state.fences().getOrElse(block, null);
         return fencing != null && fencing.contains(jobId);
     }
 
@@ -91,7 +91,7 @@ final class ReleaseRules {
         List<Integer> unflushedBlocks = new ArrayList<>();
         Set<Long> unflushedJobs = new TreeSet<>();
         for (Integer block : e.blockIds()) {
-            PSortedSet<Long> fencing = before.fences().get(block);
+            io.vavr.collection.TreeSet<Long> fencing = before.fences().getOrElse(block, null);
             if (fencing == null) {
                 continue;
             }

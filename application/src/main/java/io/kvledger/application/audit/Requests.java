@@ -11,11 +11,11 @@ final class Requests {
     }
 
     static String named(EngineState state, String requestId) {
-        RequestState live = state.requests().get(requestId);
+        RequestState live = state.liveRequest(requestId);
         if (live != null) {
             return "request " + requestId + " (" + live.status() + ")";
         }
-        RequestStatus retired = state.retired().get(requestId);
+        RequestStatus retired = state.retired().getOrElse(requestId, null);
         if (retired != null) {
             return "request " + requestId + " (" + retired + ", retired: no blocks, no jobs)";
         }

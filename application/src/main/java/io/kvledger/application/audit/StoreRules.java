@@ -31,7 +31,7 @@ final class StoreRules {
             return;
         }
         EngineState before = step.before();
-        RequestState request = before.requests().get(e.requestId());
+        RequestState request = before.liveRequest(e.requestId());
         sliceCounts(before.config(), e, findings);
         bound(before, request, e, findings);
         allocated(before, request, e, findings);
@@ -85,7 +85,7 @@ final class StoreRules {
 
     private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {
         int f = before.config().blocksPerChunk();
-        List<Integer> table = request == null ? List.of() : request.blockTable();
+        List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         Set<Integer> held = new HashSet<>(table);
         List<Integer> uncovered = new ArrayList<>();
         for (int chunk : e.chunkIndices()) {

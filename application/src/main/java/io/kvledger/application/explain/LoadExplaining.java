@@ -25,11 +25,11 @@ final class LoadExplaining {
                                    LogFold fold) {
         EngineState before = step.before();
         EngineConfig config = before.config();
-        RequestState request = before.requests().get(e.requestId());
+        RequestState request = before.liveRequest(e.requestId());
         CommandWindow.Allocation allocation = window.allocation();
         boolean ours = allocation != null && allocation.requestId().equals(e.requestId());
         PrefixMatch used = ours ? allocation.match() : null;
-        List<Integer> table = request == null ? List.of() : List.copyOf(request.blockTable());
+        List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         List<String> logKeys = step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys();
         Slice job = new Slice(e.chunkIndices(), logKeys, e.blockIds());
         List<LoadedChunk> chunks = chunks(before, e, logKeys);

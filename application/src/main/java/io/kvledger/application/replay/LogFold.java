@@ -75,7 +75,7 @@ public final class LogFold {
      */
     private List<String> chunkKeys(EngineState before, String requestId, List<Integer> chunks, List<String> logKeys,
                                    List<KeyConflict> conflicts) {
-        RequestState request = before.requests().get(requestId);
+        RequestState request = before.liveRequest(requestId);
         int f = before.config().blocksPerChunk();
         List<String> mapped = new ArrayList<>(logKeys.size());
         for (int i = 0; i < logKeys.size(); i++) {
@@ -101,7 +101,7 @@ public final class LogFold {
         } else if (event instanceof ChunksEvicted e) {
             forgetUnheld(e.keys());
         } else if (event instanceof StoreJobCompleted e && !e.success() && before != null) {
-            Job job = before.jobs().get(e.jobId());
+            Job job = before.job(e.jobId());
             if (job != null) {
                 forgetUnheld(job.keys());
             }

@@ -29,14 +29,14 @@ public record RequestReport(String schema, long seq, String type, String request
     public enum Known { LIVE, RETIRED, UNKNOWN }
 
     public static RequestReport of(EngineState state, LogFold fold, long seq, String type, String requestId) {
-        RequestState live = state.requests().get(requestId);
+        RequestState live = state.liveRequest(requestId);
         if (live == null) {
-            RequestStatus retired = state.retired().get(requestId);
+            RequestStatus retired = state.retired().getOrElse(requestId, null);
             return new RequestReport(SCHEMA, seq, type, requestId, retired == null ? Known.UNKNOWN : Known.RETIRED, retired,
                     null, List.of(), List.of());
         }
-        List<JobView> jobs = live.jobIds().stream()
-                .map(state.jobs()::get)
+        List<JobView> jobs = live.jobIds().toJavaStream()
+                .map(state::job)
                 .filter(java.util.Objects::nonNull)
                 .map(job -> StateView.job(state, fold, job))
                 .toList();

@@ -67,11 +67,11 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static StateView of(EngineState state, LogFold fold, long seq, String type, long events) {
-        List<RequestView> requests = state.requests().values().stream()
+        List<RequestView> requests = state.requests().values().toJavaStream()
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .map(request -> request(state.config(), request))
                 .toList();
-        List<JobView> jobs = state.jobs().values().stream().map(job -> job(state, fold, job)).toList();
+        List<JobView> jobs = state.jobs().values().toJavaStream().map(job -> job(state, fold, job)).toList();
         return new StateView(SCHEMA, seq, type, events, state.config(), tier(state.tier()), requests,
                 retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state));
     }
@@ -80,8 +80,8 @@ public record StateView(String schema, long seq, String type, long events, Engin
         return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
                 request.numTokens(), request.computed(), request.cursor(), StoreBound.tokenBound(config, request),
                 StoreBound.storableChunks(config, request), request.keyCount(config.blocksPerChunk()),
-                List.copyOf(request.blockTable()),
-                List.copyOf(request.jobIds()), request.pendingMatch());
+                request.blockTable().toJavaList(),
+                request.jobIds().toJavaList(), request.pendingMatch());
     }
 
     public static JobView job(EngineState state, LogFold fold, Job job) {
@@ -101,14 +101,14 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     private static RetiredView retired(EngineState state) {
-        long aborted = state.retired().values().stream().filter(status -> status == RequestStatus.ABORTED).count();
+        long aborted = state.retired().values().toJavaStream().filter(status -> status == RequestStatus.ABORTED).count();
         return new RetiredView(state.retired().size(), aborted, state.retired().size() - aborted);
     }
 
     static List<FenceView> fences(EngineState state) {
         List<FenceView> fences = new ArrayList<>();
-        for (Map.Entry<Integer, ? extends java.util.Collection<Long>> fence : new TreeMap<>(state.fences()).entrySet()) {
-            fences.add(new FenceView(fence.getKey(), List.copyOf(fence.getValue())));
+        for (Map.Entry<Integer, io.vavr.collection.TreeSet<Long>> fence : new TreeMap<>(state.fences().toJavaMap()).entrySet()) {
+            fences.add(new FenceView(fence.getKey(), fence.getValue().toJavaList()));
         }
         return fences;
     }

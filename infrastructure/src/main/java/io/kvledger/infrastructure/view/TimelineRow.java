@@ -27,12 +27,12 @@ public record TimelineRow(long seq, String type, Snapshot before, Snapshot after
             if (state == null) {
                 return null;
             }
-            RequestState live = state.requests().get(requestId);
+            RequestState live = state.liveRequest(requestId);
             if (live != null) {
                 return new Snapshot(live.status(), false, live.computed(), live.numTokens(), live.cursor(),
-                        live.blockTable().size(), List.copyOf(live.jobIds()));
+                        live.blockTable().size(), live.jobIds().toJavaList());
             }
-            RequestStatus retired = state.retired().get(requestId);
+            RequestStatus retired = state.retired().getOrElse(requestId, null);
             return retired == null ? null : new Snapshot(retired, true, null, null, null, null, null);
         }
     }
