@@ -38,7 +38,13 @@ public final class Utf8Lines {
     }
 
     public Utf8Lines(InputStream in) {
+        this(in, 0);
+    }
+
+    /** Lines of a stream that starts after {@code linesBefore} lines of its file, so numbers stay those of the file. */
+    public Utf8Lines(InputStream in, long linesBefore) {
         this.in = in;
+        this.number = linesBefore;
     }
 
     /** The number of the line last returned, from 1. */
