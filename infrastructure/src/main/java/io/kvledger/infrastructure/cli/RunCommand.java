@@ -48,7 +48,8 @@ final class RunCommand implements Callable<Integer> {
     Path store;
 
     @Option(names = "--fsync", paramLabel = "POLICY", converter = FsyncConverter.class, defaultValue = "always",
-            description = "When the store forces appends to disk: always (every step), never, or interval:MS. Default: ${DEFAULT-VALUE}.")
+            description = "With --store, when appends are forced to disk: always (every step), never, or interval:MS."
+                    + " Default: ${DEFAULT-VALUE}.")
     FsyncPolicy fsync;
 
     @Override
@@ -61,21 +62,32 @@ final class RunCommand implements Callable<Integer> {
             return Cli.fail("cannot read " + e.getFile() + ": no such file");
         } catch (MalformedLineException e) {
             return Cli.fail(scenario + ": " + e.getMessage());
-        } catch (EventStoreException | ConfigMismatchException e) {
+        } catch (UnusableStoreException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         }
     }
 
-    private KvLedger ledger(Optional<EngineConfig> config) {
-        KvLedger.Builder builder;
-        if (store == null) {
-            builder = KvLedger.builder();
-        } else {
-            // A torn end the open cuts is reported by the store's own warning, on stderr.
-            builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
+    /** The store cannot be opened or resumed: bad input (exit 2), unlike a failure while appending (exit 1). */
+    private static final class UnusableStoreException extends RuntimeException {
+        UnusableStoreException(RuntimeException cause) {
+            super(cause.getMessage(), cause);
         }
-        config.ifPresent(builder::config);
-        return builder.build();
+    }
+
+    private KvLedger ledger(Optional<EngineConfig> config) {
+        if (store == null) {
+            KvLedger.Builder builder = KvLedger.builder();
+            config.ifPresent(builder::config);
+            return builder.build();
+        }
+        try {
+            // A torn end the open cuts is reported by the store's own warning, on stderr.
+            KvLedger.Builder builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
+            config.ifPresent(builder::config);
+            return builder.build();
+        } catch (EventStoreException | ConfigMismatchException e) {
+            throw new UnusableStoreException(e);
+        }
     }
 
     private Writer openOutput() throws IOException {

@@ -123,7 +123,7 @@ final class StoreFile implements AutoCloseable {
         try {
             return reader.next();
         } catch (MalformedLogException e) {
-            throw new StoreCorruptedException(path, 0, "changed since the store opened it: " + e.getMessage());
+            throw StoreCorruptedException.of(path, e, "changed since the store opened it: ");
         } catch (IOException e) {
             throw new EventStoreException("cannot read the store " + path + ": " + e, e);
         }

@@ -96,7 +96,7 @@ final class StoreScan {
             }
         } catch (MalformedLogException e) {
             if (e.line() > 0) {
-                throw corrupted(e);
+                throw StoreCorruptedException.of(file, e, "");
             }
             // line 0: nothing but blank lines, which are cut as a torn end
         }
@@ -140,12 +140,6 @@ final class StoreScan {
         expectedRemaining = -1;
         committedEnd = lineEnd;
         committedLines = line;
-    }
-
-    private StoreCorruptedException corrupted(MalformedLogException e) {
-        String prefix = "line " + e.line() + ": ";
-        String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
-        return new StoreCorruptedException(file, e.line(), reason);
     }
 
     private static boolean isJsonObject(byte[] line) {

@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * after each step returns, prints {@code ack SEQ}, the seq of the last event stored, and flushes.
  * An acknowledged seq is a promise the store must keep across a SIGKILL.
  *
- * <p>Arguments: the store file and the fsync policy ({@code always}, {@code never}, {@code interval:MS}).
+ * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS})
+ * and the prompt length of {@link SteadyWorkload}.
  */
 public final class AppendingChild {
 
@@ -23,9 +24,10 @@ public final class AppendingChild {
     public static void main(String[] args) {
         Path file = Path.of(args[0]);
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]));
+        int promptTokens = Integer.parseInt(args[2]);
         PrintStream out = System.out;
-        try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.CONFIG).build()) {
-            SteadyWorkload workload = new SteadyWorkload();
+        try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {
+            SteadyWorkload workload = new SteadyWorkload(promptTokens);
             StepResult result = null;
             out.println("ready " + store.lastSeq());
             out.flush();
