@@ -45,6 +45,10 @@ import org.axonframework.modelling.command.ConcurrencyException;
  *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s holding a line's seq; {@code mayBlock}
  *       is ignored (a stream ends at the last line written when it was opened).</li>
  *   <li>The file is locked while the store is open: a second store on it, in any process, fails.</li>
+ *   <li>Several aggregates may share a file, but it is the contract's log of one engine only when it
+ *       holds one (as the facade and {@code kvledger run --store} write it); a load reads the file from
+ *       the aggregate's first event on, skipping other aggregates' lines.</li>
+ *   <li>Not kept: Axon metadata and the aggregate type (see {@link StoreLines}).</li>
  * </ul>
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
