@@ -1,8 +1,13 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.application.ConfigMismatchException;
 import io.kvledger.application.KvLedger;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
+import io.kvledger.infrastructure.store.FileStores;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,8 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,7 +29,8 @@ import picocli.CommandLine.Parameters;
         description = "Executes a scenario's commands and writes the event log (contract section 5).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the scenario ran to its end (rejected commands included)",
-                "2:a malformed line (named on stderr; the events before it are kept), or a missing file"})
+                "2:a malformed line (named on stderr; the events before it are kept), a missing file, or a store that"
+                        + " cannot be used (corrupt, locked by another process, or stored with another config)"})
 final class RunCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "JSON Lines scenario: an optional config line, then commands.")
@@ -30,9 +39,22 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
     Path output;
 
+    @Option(names = "--store", paramLabel = "FILE", description = {
+            "Also keep the events in this store file (created when missing): a JSON Lines event log whose lines carry"
+                    + " an envelope, readable by every tool. On a store that already holds events the run continues"
+                    + " them: seq goes on and earlier requests are known; a config line must equal the stored config"
+                    + " (without one the stored config is used). The output still holds this run's events, from seq 1.",
+            "A torn end left by a killed run is cut and reported on stderr."})
+    Path store;
+
+    @Option(names = "--fsync", paramLabel = "POLICY", converter = FsyncConverter.class, defaultValue = "always",
+            description = "With --store, when appends are forced to disk: always (every step), never, or interval:MS."
+                    + " Default: ${DEFAULT-VALUE}.")
+    FsyncPolicy fsync;
+
     @Override
     public Integer call() throws IOException {
-        ScenarioRunner runner = new ScenarioRunner(config -> KvLedger.builder().config(config).build());
+        ScenarioRunner runner = new ScenarioRunner(this::ledger);
         try (InputStream in = Files.newInputStream(scenario); Writer out = openOutput()) {
             runner.run(in, new EventLogWriter(out));
             return 0;
@@ -40,6 +62,31 @@ final class RunCommand implements Callable<Integer> {
             return Cli.fail("cannot read " + e.getFile() + ": no such file");
         } catch (MalformedLineException e) {
             return Cli.fail(scenario + ": " + e.getMessage());
+        } catch (UnusableStoreException e) {
+            return Cli.fail("store " + store + ": " + e.getMessage());
+        }
+    }
+
+    /** The store cannot be opened or resumed: bad input (exit 2), unlike a failure while appending (exit 1). */
+    private static final class UnusableStoreException extends RuntimeException {
+        UnusableStoreException(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    private KvLedger ledger(Optional<EngineConfig> config) {
+        if (store == null) {
+            KvLedger.Builder builder = KvLedger.builder();
+            config.ifPresent(builder::config);
+            return builder.build();
+        }
+        try {
+            // A torn end the open cuts is reported by the store's own warning, on stderr.
+            KvLedger.Builder builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
+            config.ifPresent(builder::config);
+            return builder.build();
+        } catch (EventStoreException | ConfigMismatchException e) {
+            throw new UnusableStoreException(e);
         }
     }
 
@@ -53,5 +100,12 @@ final class RunCommand implements Callable<Integer> {
             };
         }
         return Files.newBufferedWriter(output, StandardCharsets.UTF_8);
+    }
+
+    static final class FsyncConverter implements ITypeConverter<FsyncPolicy> {
+        @Override
+        public FsyncPolicy convert(String value) {
+            return FsyncPolicy.parse(value);
+        }
     }
 }

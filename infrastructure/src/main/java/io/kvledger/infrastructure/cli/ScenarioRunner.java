@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -22,10 +23,13 @@ public final class ScenarioRunner {
 
     static final int STEP_SIZE = 256;
 
-    private final Function<EngineConfig, KvLedger> ledgers;
+    private final Function<Optional<EngineConfig>, KvLedger> ledgers;
 
-    /** @param ledgers opens the engine for the scenario's config */
-    public ScenarioRunner(Function<EngineConfig, KvLedger> ledgers) {
+    /**
+     * @param ledgers opens the engine for the scenario's config line, empty when it has none (the
+     *                defaults for a new engine; a resumed one keeps its stored config)
+     */
+    public ScenarioRunner(Function<Optional<EngineConfig>, KvLedger> ledgers) {
         this.ledgers = ledgers;
     }
 
@@ -35,14 +39,14 @@ public final class ScenarioRunner {
      */
     public void run(InputStream scenario, EventLogWriter log) throws IOException, MalformedLineException {
         ScenarioReader reader = new ScenarioReader(scenario);
-        EngineConfig config = EngineConfig.DEFAULTS;
+        Optional<EngineConfig> config = Optional.empty();
         KvLedger ledger = null;
         List<StepEntry> step = new ArrayList<>(STEP_SIZE);
         try {
             ScenarioLine line;
             while ((line = reader.next()) != null) {
                 if (line instanceof ScenarioLine.Config c) {
-                    config = c.config();
+                    config = Optional.of(c.config());
                     continue;
                 }
                 if (ledger == null) {
@@ -75,7 +79,7 @@ public final class ScenarioRunner {
         }
     }
 
-    private KvLedger open(EngineConfig config, EventLogWriter log) {
+    private KvLedger open(Optional<EngineConfig> config, EventLogWriter log) {
         KvLedger ledger = ledgers.apply(config);
         log.write(ledger.configured());
         return ledger;

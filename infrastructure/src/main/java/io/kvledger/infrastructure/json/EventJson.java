@@ -41,10 +41,15 @@ public final class EventJson {
     }
 
     public static String toLine(long seq, EngineEvent event) {
+        return toLine(toNode(seq, event));
+    }
+
+    /** A line built by {@link #toNode} (possibly with more fields), in the contract's spacing. */
+    public static String toLine(ObjectNode line) {
         try {
-            return WRITER.writeValueAsString(toNode(seq, event));
+            return WRITER.writeValueAsString(line);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write " + event, e);
+            throw new IllegalStateException("cannot write " + line, e);
         }
     }
 

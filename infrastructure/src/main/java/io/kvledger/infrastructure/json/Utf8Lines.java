@@ -27,6 +27,7 @@ public final class Utf8Lines {
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     private long number;
+    private long consumed;
     private boolean ended;
 
     /** A line that is not valid UTF-8. */
@@ -44,12 +45,26 @@ public final class Utf8Lines {
     }
 
     public Utf8Lines(InputStream in) {
+        this(in, 0);
+    }
+
+    /** Lines of a stream that starts after {@code linesBefore} lines of its file, so numbers stay those of the file. */
+    public Utf8Lines(InputStream in, long linesBefore) {
         this.in = in;
+        this.number = linesBefore;
     }
 
     /** The number of the line last returned, from 1. */
     public long number() {
         return number;
+    }
+
+    /**
+     * Bytes of the input up to the end of the line last returned, its newline included. Not the input's
+     * position, which reading ahead has moved further.
+     */
+    public long consumed() {
+        return consumed;
     }
 
     /**
@@ -63,6 +78,7 @@ public final class Utf8Lines {
         }
         buffer.reset();
         boolean newline = false;
+        long lineBytes = 0;
         while (!newline) {
             if (position == limit && !fill()) {
                 ended = true;
@@ -76,11 +92,14 @@ public final class Utf8Lines {
                 position++;
             }
             buffer.write(readAhead, start, position - start);
+            lineBytes += position - start;
             if (position < limit) {
                 newline = true;
                 position++;
+                lineBytes++;
             }
         }
+        consumed += lineBytes;
         number++;
         byte[] bytes = buffer.toByteArray();
         int length = bytes.length;

@@ -36,6 +36,26 @@ public final class EventLogReader {
         this.lines = new Utf8Lines(in);
     }
 
+    private EventLogReader(InputStream in, long linesBefore, long seqBefore) {
+        this.lines = new Utf8Lines(in, linesBefore);
+        this.lastSeq = seqBefore;
+        this.first = linesBefore == 0 && seqBefore == 0;
+    }
+
+    /**
+     * Reads a log from the middle: {@code in} starts at the beginning of line {@code linesBefore + 1},
+     * whose seq must exceed {@code seqBefore}. The checks of the lines before it (the first event,
+     * increasing seq) are the caller's; a store made them when it opened the file.
+     */
+    public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore) {
+        return new EventLogReader(in, linesBefore, seqBefore);
+    }
+
+    /** Bytes read up to the end of the last line returned (blank lines included), from the stream's start. */
+    public long bytesRead() {
+        return lines.consumed();
+    }
+
     /** The next entry, or {@code null} at the end. */
     public LogEntry next() throws IOException, MalformedLogException {
         String text;

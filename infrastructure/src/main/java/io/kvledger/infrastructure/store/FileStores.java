@@ -1,0 +1,40 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.application.KvLedger;
+import io.kvledger.domain.config.EngineConfig;
+import java.nio.file.Path;
+
+/**
+ * Ledgers whose events live in a JSON Lines store file. The ledger owns the store: closing the ledger
+ * forces (as the policy says) and unlocks the file. On a file that already holds the engine's events
+ * the ledger resumes them (see {@link KvLedger}).
+ *
+ * <pre>{@code
+ * try (KvLedger ledger = FileStores.ledger(Path.of("engine.jsonl"), FsyncPolicy.ALWAYS)) {
+ *     ledger.step(commands);   // returns once the step's events are in the file (and on disk)
+ * }
+ * }</pre>
+ */
+public final class FileStores {
+
+    private FileStores() {
+    }
+
+    /** A ledger over the store at {@code file}: the stored config when it holds events, else the defaults. */
+    public static KvLedger ledger(Path file, FsyncPolicy fsync) {
+        return builder(JsonlEventStorageEngine.open(file, fsync)).build();
+    }
+
+    /** A ledger over the store at {@code file} with {@code config}, which must equal a stored one. */
+    public static KvLedger ledger(Path file, FsyncPolicy fsync, EngineConfig config) {
+        return builder(JsonlEventStorageEngine.open(file, fsync)).config(config).build();
+    }
+
+    /**
+     * A builder whose ledger keeps its events in {@code store} and closes it. Until {@code build()} is
+     * called the caller still owns the store.
+     */
+    public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
+        return KvLedger.builder().storageEngine(() -> store).closeWith(store);
+    }
+}

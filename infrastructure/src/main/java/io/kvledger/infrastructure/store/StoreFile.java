@@ -1,0 +1,169 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.axonframework.eventsourcing.eventstore.EventStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The file under a store: opened, locked, scanned (and repaired) once, then written at its end and
+ * read by position. Reads never move the channel's position, so they may run beside appends.
+ */
+final class StoreFile implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreFile.class);
+
+    private final Path path;
+    private final FileChannel channel;
+    private final FileLock lock; // held while open; closing the channel releases it
+
+    private StoreFile(Path path, FileChannel channel, FileLock lock) {
+        this.path = path;
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Opens and locks the file, creating it when missing (then forcing its directory unless
+     * {@code durableCreate} is false), and runs the scan, cutting a torn end.
+     */
+    static Opened open(Path path, boolean durableCreate) {
+        boolean created = !Files.exists(path);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new EventStoreException("cannot open the store " + path + ": " + e, e);
+        }
+        try {
+            StoreFile file = new StoreFile(path, channel, lock(channel, path));
+            if (created && durableCreate) {
+                forceDirectory(path);
+            }
+            StoreScan.Result scan = StoreScan.run(channel, path);
+            if (scan.report().recovered()) {
+                channel.truncate(scan.end());
+                channel.force(true);
+                LOG.warn("{}: recovered from a torn end: {}", path, scan.report());
+            }
+            return new Opened(file, scan);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel, e);
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new EventStoreException("cannot read the store " + path + ": " + e, e);
+        }
+    }
+
+    record Opened(StoreFile file, StoreScan.Result scan) {
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Writes all of {@code bytes} at {@code position}; returns the position after them. */
+    long write(byte[] bytes, long position) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        long at = position;
+        while (buffer.hasRemaining()) {
+            at += channel.write(buffer, at);
+        }
+        return at;
+    }
+
+    void truncate(long size) throws IOException {
+        channel.truncate(size);
+    }
+
+    /** Forces the file's data (and its size) to the disk. */
+    void force() throws IOException {
+        channel.force(false);
+    }
+
+    /** The entries of {@code [from, until)}, read lazily; the line at {@code from} has seq {@code seqBefore + 1}. */
+    Stream<LogEntry> entries(long from, long seqBefore, long until) {
+        if (from >= until) {
+            return Stream.empty();
+        }
+        // In a store a line's number is its seq, so the reader numbers lines as the file does.
+        EventLogReader reader = EventLogReader.continuing(new ChannelInputStream(channel, from, until), seqBefore, seqBefore);
+        Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
+                Spliterator.ORDERED | Spliterator.NONNULL) {
+            @Override
+            public boolean tryAdvance(Consumer<? super LogEntry> action) {
+                LogEntry entry = next(reader);
+                if (entry == null) {
+                    return false;
+                }
+                action.accept(entry);
+                return true;
+            }
+        };
+        return StreamSupport.stream(lines, false);
+    }
+
+    private LogEntry next(EventLogReader reader) {
+        try {
+            return reader.next();
+        } catch (MalformedLogException e) {
+            throw StoreCorruptedException.of(path, e, "changed since the store opened it: ");
+        } catch (IOException e) {
+            throw new EventStoreException("cannot read the store " + path + ": " + e, e);
+        }
+    }
+
+    /** Closes the channel, which releases the lock. */
+    @Override
+    public void close() {
+        closeQuietly(channel, null);
+    }
+
+    private static FileLock lock(FileChannel channel, Path path) throws IOException {
+        try {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw new StoreLockedException(path);
+            }
+            return lock;
+        } catch (OverlappingFileLockException e) {
+            throw new StoreLockedException(path);
+        }
+    }
+
+    /** A new file's name is durable only once its directory is forced. Not every platform allows it. */
+    private static void forceDirectory(Path path) {
+        Path directory = path.toAbsolutePath().getParent();
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            LOG.debug("cannot force directory {}: {}", directory, e.toString());
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel, Exception primary) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            if (primary != null) {
+                primary.addSuppressed(e);
+            }
+        }
+    }
+}

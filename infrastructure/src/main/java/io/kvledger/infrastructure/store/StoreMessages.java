@@ -1,0 +1,53 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.infrastructure.log.LogEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/** Regroups a store's lines into the Axon messages they were written from: a new message at each part 0. */
+final class StoreMessages {
+
+    private StoreMessages() {
+    }
+
+    static Stream<List<LogEntry>> of(Stream<LogEntry> lines) {
+        Spliterator<LogEntry> source = lines.spliterator();
+        Spliterator<List<LogEntry>> groups = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
+                Spliterator.ORDERED | Spliterator.NONNULL) {
+            private LogEntry lookahead;
+            private boolean ended;
+
+            @Override
+            public boolean tryAdvance(Consumer<? super List<LogEntry>> action) {
+                if (lookahead == null && !ended && !source.tryAdvance(line -> lookahead = line)) {
+                    ended = true;
+                }
+                if (lookahead == null) {
+                    return false;
+                }
+                List<LogEntry> group = new ArrayList<>();
+                group.add(lookahead);
+                lookahead = null;
+                while (!ended && lookahead == null) {
+                    if (!source.tryAdvance(line -> {
+                        if (StoreLines.part(line) > 0) {
+                            group.add(line);
+                        } else {
+                            lookahead = line;
+                        }
+                    })) {
+                        ended = true;
+                    }
+                }
+                action.accept(group);
+                return true;
+            }
+        };
+        return StreamSupport.stream(groups, false).onClose(lines::close);
+    }
+}

@@ -1,0 +1,41 @@
+package io.kvledger.tests.store;
+
+import io.kvledger.application.KvLedger;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.infrastructure.store.FileStores;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * The process {@link KillDuringAppendTest} kills: it steps a ledger over a file store forever and,
+ * after each step returns, prints {@code ack SEQ}, the seq of the last event stored, and flushes.
+ * An acknowledged seq is a promise the store must keep across a SIGKILL.
+ *
+ * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS})
+ * and the prompt length of {@link SteadyWorkload}.
+ */
+public final class AppendingChild {
+
+    private AppendingChild() {
+    }
+
+    public static void main(String[] args) {
+        Path file = Path.of(args[0]);
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]));
+        int promptTokens = Integer.parseInt(args[2]);
+        PrintStream out = System.out;
+        try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {
+            SteadyWorkload workload = new SteadyWorkload(promptTokens);
+            StepResult result = null;
+            out.println("ready " + store.lastSeq());
+            out.flush();
+            while (!Thread.currentThread().isInterrupted()) {
+                result = ledger.step(workload.next(result));
+                out.println("ack " + store.lastSeq());
+                out.flush();
+            }
+        }
+    }
+}
