@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
@@ -46,16 +45,6 @@ abstract class EventStorageEngineContract {
 
     /** Releases the engine (files, locks); nothing by default. */
     protected void closeEngine(EventStorageEngine engine) throws Exception {
-    }
-
-    /** Whether an event at an aggregate sequence number that is already stored is refused. */
-    protected boolean rejectsDuplicateSequenceNumbers() {
-        return true;
-    }
-
-    /** Whether an event that would leave a gap in its aggregate's sequence numbers is refused. */
-    protected boolean rejectsSequenceGaps() {
-        return true;
     }
 
     @BeforeEach
@@ -107,46 +96,6 @@ abstract class EventStorageEngineContract {
         assertEquals(Optional.of(2L), engine.lastSequenceNumberFor("a"));
         assertEquals(Optional.of(0L), engine.lastSequenceNumberFor("b"));
         assertEquals(Optional.empty(), engine.lastSequenceNumberFor("c"));
-    }
-
-    @Test
-    void aDuplicateSequenceNumberIsRefusedAndNothingOfItsAppendIsStored() {
-        assumeTrue(rejectsDuplicateSequenceNumbers(), "this engine does not enforce unique sequence numbers");
-        engine.appendEvents(event("a", 0), event("a", 1));
-
-        assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("b", 0), event("a", 1)));
-
-        assertEquals(2, read("a", 0).size());
-        assertEquals(List.of(), read("b", 0), "an append is all or nothing");
-        assertEquals(2, track(null).size());
-        engine.appendEvents(event("a", 2));
-        assertEquals(Optional.of(2L), engine.lastSequenceNumberFor("a"), "the store takes appends after a refusal");
-    }
-
-    @Test
-    void aSecondFirstEventOfAnAggregateIsRefusedAsAStreamCreation() {
-        assumeTrue(rejectsDuplicateSequenceNumbers(), "this engine does not enforce unique sequence numbers");
-        engine.appendEvents(event("a", 0), event("a", 1));
-
-        assertThrows(AggregateStreamCreationException.class, () -> engine.appendEvents(event("a", 0)));
-        assertEquals(Optional.of(1L), engine.lastSequenceNumberFor("a"));
-    }
-
-    @Test
-    void aDuplicateWithinOneAppendIsRefused() {
-        assumeTrue(rejectsDuplicateSequenceNumbers(), "this engine does not enforce unique sequence numbers");
-
-        assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("a", 0), event("a", 1), event("a", 1)));
-        assertEquals(Optional.empty(), engine.lastSequenceNumberFor("a"));
-    }
-
-    @Test
-    void aGapInAnAggregatesSequenceIsRefused() {
-        assumeTrue(rejectsSequenceGaps(), "this engine allows gaps in sequence numbers");
-        engine.appendEvents(event("a", 0));
-
-        assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("a", 2)));
-        assertEquals(Optional.of(0L), engine.lastSequenceNumberFor("a"));
     }
 
     @Test

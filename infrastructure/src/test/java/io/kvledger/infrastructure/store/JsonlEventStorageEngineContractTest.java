@@ -5,7 +5,7 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The file store under the contract, on a real file, forcing every append as a careful host would. */
-class JsonlEventStorageEngineContractTest extends EventStorageEngineContract {
+class JsonlEventStorageEngineContractTest extends SequenceGuardingEngineContract {
 
     @TempDir
     Path dir;
