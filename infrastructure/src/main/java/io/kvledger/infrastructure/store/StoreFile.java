@@ -39,13 +39,17 @@ final class StoreFile implements AutoCloseable {
     }
 
     /**
-     * Opens and locks the file, creating it when missing (then forcing its directory unless
-     * {@code durableCreate} is false), and runs the scan, cutting a torn end.
+     * Opens and locks the file, creating it and its missing directories when missing (then forcing its
+     * directory unless {@code durableCreate} is false), and runs the scan, cutting a torn end.
      */
     static Opened open(Path path, boolean durableCreate) {
         boolean created = !Files.exists(path);
         FileChannel channel;
         try {
+            Path parent = path.toAbsolutePath().getParent();
+            if (created && parent != null) {
+                Files.createDirectories(parent);
+            }
             channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new EventStoreException("cannot open the store " + path + ": " + e, e);

@@ -106,6 +106,17 @@ class JsonlEventStorageEngineTest {
     }
 
     @Test
+    void aStoreInADirectoryThatDoesNotExistYetIsCreatedWithIt() throws Exception {
+        Path nested = dir.resolve("runs/today/store.jsonl");
+
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(nested, FsyncPolicy.ALWAYS)) {
+            store.appendEvents(List.of(EventStorageEngineContract.event("e", 0)));
+        }
+
+        assertEquals(1, Files.readAllLines(nested).size());
+    }
+
+    @Test
     void onlyAnAggregatesEngineEventsAreStoredAndTheFirstConfiguresTheEngine() throws Exception {
         Path file = dir.resolve("store.jsonl");
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {
