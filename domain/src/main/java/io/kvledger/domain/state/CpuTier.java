@@ -47,7 +47,9 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
         if (count <= 0) {
             return victims;
         }
-        for (String key : recency.values()) {
+        // Walk the tree lazily: values() would copy every chunk of the tier into a list first.
+        for (io.vavr.Tuple2<Long, String> entry : recency) {
+            String key = entry._2;
             TierChunk chunk = chunk(key);
             if (chunk.evictable() && !protectedKeys.contains(key)) {
                 victims.add(key);

@@ -41,7 +41,41 @@ public final class EventJson {
     }
 
     public static String toLine(long seq, EngineEvent event) {
-        return toLine(toNode(seq, event));
+        StringBuilder line = new StringBuilder(160);
+        appendOpen(line, seq, event);
+        return line.append('}').toString();
+    }
+
+    /**
+     * Appends the line without its closing brace, so a caller may add fields after the event's:
+     * {@code {"seq": N, "type": "T", <fields>}. Written straight from the record, with no tree between:
+     * a step writes hundreds of lines.
+     */
+    public static void appendOpen(StringBuilder line, long seq, EngineEvent event) {
+        if (event instanceof CommandRejected) {
+            String whole = toLine(toNode(seq, event)); // rare: its absent ids are left out, not written null
+            line.append(whole, 0, whole.length() - 1);
+            return;
+        }
+        String fields;
+        try {
+            fields = WRITER.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + event, e);
+        }
+        line.append("{\"seq\": ").append(seq).append(", \"type\": \"").append(EventTypes.nameOf(event)).append('"');
+        if (fields.length() > 2) {
+            line.append(", ").append(fields, 1, fields.length() - 1);
+        }
+    }
+
+    /** A string as a JSON string literal, quoted and escaped. */
+    public static String quoted(String text) {
+        try {
+            return MAPPER.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot quote " + text, e);
+        }
     }
 
     /** A line built by {@link #toNode} (possibly with more fields), in the contract's spacing. */

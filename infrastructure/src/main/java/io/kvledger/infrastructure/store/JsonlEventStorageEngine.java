@@ -153,11 +153,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             checkSequence(message, expected);
             next.put(aggregateId, expected + 1);
             List<EngineEvent> events = contents.get(m);
+            StoreLines.MessageEnvelope envelope = StoreLines.MessageEnvelope.of(message);
             for (int part = 0; part < events.size(); part++, line++) {
                 offsets[line] = end + bytes.size();
                 aggregateIds[line] = aggregateId;
                 starts[line] = part == 0;
-                bytes.writeBytes(StoreLines.encode(++seq, message, events.get(part), part, lines - 1 - line));
+                bytes.writeBytes(StoreLines.encode(++seq, envelope, events.get(part), part, lines - 1 - line));
             }
         }
         return new Batch(bytes.toByteArray(), offsets, aggregateIds, starts);

@@ -48,22 +48,36 @@ final class StoreLines {
         throw new IllegalArgumentException("only engine events can be stored, not " + message.getPayloadType().getName());
     }
 
-    /** The bytes of line {@code part} of {@code message}, newline included. */
-    static byte[] encode(long seq, DomainEventMessage<?> message, EngineEvent event, int part, int batchRemaining) {
-        ObjectNode line = EventJson.toNode(seq, event);
-        ObjectNode envelope = line.putObject("envelope");
-        envelope.put("aggregateId", message.getAggregateIdentifier());
-        envelope.put("sequenceNumber", message.getSequenceNumber());
-        envelope.put("eventId", part == 0 ? message.getIdentifier() : message.getIdentifier() + "#" + part);
-        envelope.put("timestamp", message.getTimestamp().toString());
-        envelope.put("revision", Envelope.CURRENT_REVISION);
+    /**
+     * What every line of one message shares in its envelope, formatted once: a step's message has
+     * hundreds of lines.
+     */
+    record MessageEnvelope(String head, String openEventId, String tail) {
+
+        static MessageEnvelope of(DomainEventMessage<?> message) {
+            String head = "{\"aggregateId\": " + EventJson.quoted(message.getAggregateIdentifier())
+                    + ", \"sequenceNumber\": " + message.getSequenceNumber() + ", \"eventId\": ";
+            String tail = ", \"timestamp\": \"" + message.getTimestamp() + "\", \"revision\": \""
+                    + Envelope.CURRENT_REVISION + "\"";
+            String id = EventJson.quoted(message.getIdentifier());
+            return new MessageEnvelope(head, id.substring(0, id.length() - 1), tail);
+        }
+    }
+
+    /** The bytes of line {@code part} of a message, newline included. */
+    static byte[] encode(long seq, MessageEnvelope message, EngineEvent event, int part, int batchRemaining) {
+        StringBuilder line = new StringBuilder(256);
+        EventJson.appendOpen(line, seq, event);
+        line.append(", \"envelope\": ").append(message.head())
+                .append(message.openEventId()).append(part == 0 ? "" : "#" + part).append('"')
+                .append(message.tail());
         if (part > 0) {
-            envelope.put(PART, part);
+            line.append(", \"").append(PART).append("\": ").append(part);
         }
         if (batchRemaining > 0) {
-            envelope.put(BATCH_REMAINING, batchRemaining);
+            line.append(", \"").append(BATCH_REMAINING).append("\": ").append(batchRemaining);
         }
-        return (EventJson.toLine(line) + "\n").getBytes(StandardCharsets.UTF_8);
+        return line.append("}}\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** The line's place in its message: 0 for the first line (and for a line without the mark). */

@@ -5,13 +5,18 @@ import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import io.kvledger.infrastructure.store.FileStores;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
 
 /**
  * Thread CPU time per step of the decode workload, through the facade. A quick guide while the
  * machine is busy (CPU time is far less disturbed by other processes than wall time); the figures
  * of record come from {@link StepBenchmark} on an idle machine.
  *
- * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepCpuTime [requests] [steps]}
+ * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepCpuTime [requests] [steps] [store-file]};
+ * with a store file, the embedded JSONL store (fsync never) is measured too.
  */
 public final class StepCpuTime {
 
@@ -22,7 +27,10 @@ public final class StepCpuTime {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 256;
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        try (KvLedger ledger = KvLedger.builder().config(EngineConfig.DEFAULTS).storageEngine(DiscardingStorageEngine::new).build()) {
+        KvLedger.Builder builder = args.length > 2
+                ? FileStores.builder(JsonlEventStorageEngine.open(Path.of(args[2]), FsyncPolicy.NEVER))
+                : KvLedger.builder().storageEngine(DiscardingStorageEngine::new);
+        try (KvLedger ledger = builder.config(EngineConfig.DEFAULTS).build()) {
             DecodeWorkload workload = new DecodeWorkload(requests);
             workload.observe(ledger.step(workload.warmUp()).events());
             long events = 0;
