@@ -32,8 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 10, time = 2)
+@Measurement(iterations = 10, time = 2)
 @Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
         "-Ddisable-axoniq-console-message=true", "-Daxoniq.update-checker.disabled=true",
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
