@@ -20,6 +20,10 @@ final class Cli {
         return stdout;
     }
 
+    static PrintStream stderr() {
+        return stderr;
+    }
+
     /** Prints {@code kvledger: message} on stderr and returns the bad-input exit code. */
     static int fail(String message) {
         stderr.println("kvledger: " + message);
