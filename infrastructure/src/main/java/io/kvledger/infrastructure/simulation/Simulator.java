@@ -1,6 +1,5 @@
 package io.kvledger.infrastructure.simulation;
 
-import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.LogCheck;
 import io.kvledger.application.check.LogFinding;
@@ -14,6 +13,7 @@ import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
  * Drives an engine through the embedding API with a seeded workload, one {@code KvLedger.step} per
@@ -38,6 +38,7 @@ public final class Simulator {
 
     private final SimulationOptions options;
     private final LogCheck audit;
+    private final Function<EngineConfig, StepEngine> engines;
 
     public Simulator(SimulationOptions options) {
         this(options, (seq, event) -> List.of());
@@ -45,8 +46,14 @@ public final class Simulator {
 
     /** @param audit a further check of every event (the audit, once merged) */
     public Simulator(SimulationOptions options, LogCheck audit) {
+        this(options, audit, StepEngine::ledger);
+    }
+
+    /** @param engines opens the engine to drive; the real one is {@link StepEngine#ledger} */
+    public Simulator(SimulationOptions options, LogCheck audit, Function<EngineConfig, StepEngine> engines) {
         this.options = options;
         this.audit = audit;
+        this.engines = engines;
     }
 
     public SimulationSummary run(Listener listener) {
@@ -61,7 +68,7 @@ public final class Simulator {
         SimulationSummary summary = new SimulationSummary();
         long seq = 0;
         long line = 1;
-        try (KvLedger ledger = KvLedger.builder().config(config).storageEngine(UnstoredEvents::new).build()) {
+        try (StepEngine ledger = engines.apply(config)) {
             EngineConfigured configured = ledger.configured();
             listener.configured(configured);
             summary.count(configured);
@@ -100,9 +107,9 @@ public final class Simulator {
         return summary;
     }
 
-    private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {
+    private StepResult step(StepEngine ledger, List<StepEntry> entries, long now) {
         try {
-            return ledger.stepEntries(entries);
+            return ledger.step(entries);
         } catch (RuntimeException e) {
             throw new SimulationFailure(options.seed(), now, e);
         }
