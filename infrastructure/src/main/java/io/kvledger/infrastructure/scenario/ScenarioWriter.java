@@ -59,7 +59,8 @@ public final class ScenarioWriter {
         return text.toString();
     }
 
-    static ObjectNode configNode(EngineConfig config) {
+    /** The config line, with every field. */
+    public static ObjectNode configNode(EngineConfig config) {
         ObjectNode fields = EventJson.mapper().createObjectNode();
         fields.put("gpuBlockSize", config.gpuBlockSize());
         fields.put("blocksPerChunk", config.blocksPerChunk());
