@@ -33,14 +33,17 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         }
     }
 
-    /** The engine's config: block size, chunk size and tier capacity drawn from the seed. */
+    /** The engine's config: block size, chunk size, tier capacity and the offload limits drawn from the seed. */
     public EngineConfig engineConfig() {
         SplittableRandom random = geometryRandom();
         int blockSize = new int[] {4, 8, 16}[random.nextInt(3)];
         int blocksPerChunk = 1 + random.nextInt(2);
         int capacity = 16 + random.nextInt(112);
+        Integer maxOffloadTokens = random.nextInt(4) == 0 ? 32 + random.nextInt(256) : null;
+        boolean offloadPromptOnly = random.nextInt(5) == 0;
         return EngineConfig.DEFAULTS.withGpuBlockSize(blockSize).withBlocksPerChunk(blocksPerChunk)
-                .withWorkers(workers).withCpuCapacityChunks(capacity).withReleasePolicy(releasePolicy);
+                .withWorkers(workers).withCpuCapacityChunks(capacity).withReleasePolicy(releasePolicy)
+                .withMaxOffloadTokens(maxOffloadTokens).withOffloadPromptOnly(offloadPromptOnly);
     }
 
     /** GPU blocks the simulated host has: enough for a few long requests, few enough that blocks are reused soon. */
