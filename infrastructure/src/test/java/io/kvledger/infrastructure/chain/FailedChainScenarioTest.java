@@ -42,6 +42,6 @@ class FailedChainScenarioTest {
 
     @Provide
     Arbitrary<ActionChain<LedgerModel>> chains() {
-        return new LedgerChainProperties().chains();
+        return new LedgerChainPropertiesTest().chains();
     }
 }

@@ -29,7 +29,7 @@ import net.jqwik.api.state.ActionChainArbitrary;
  * commands until the same invariant breaks) and written as a scenario file that {@code kvledger run}
  * reproduces ({@link FailedChainScenario}).
  */
-class LedgerChainProperties {
+class LedgerChainPropertiesTest {
 
     @Property(tries = 150)
     void invariantsHoldAfterEveryAction(@ForAll("chains") ActionChain<LedgerModel> chain) {
