@@ -87,6 +87,15 @@ public final class EventJson {
         }
     }
 
+    /** Any JSON value as one line in the contract's style (a space after each colon and comma). */
+    public static String toLine(com.fasterxml.jackson.databind.JsonNode node) {
+        try {
+            return WRITER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + node, e);
+        }
+    }
+
     private static void removeIfNull(ObjectNode node, String field) {
         if (node.has(field) && node.get(field).isNull()) {
             node.remove(field);

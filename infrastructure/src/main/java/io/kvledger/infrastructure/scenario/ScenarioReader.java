@@ -41,6 +41,16 @@ public final class ScenarioReader {
         }
     }
 
+    /**
+     * A command line's command, as {@link #next} would read it: a known command whose fields are bad is an
+     * {@code InvalidCommand} (rejected when run).
+     *
+     * @throws IllegalArgumentException when {@code cmd} is missing or unknown (a malformed line)
+     */
+    public static io.kvledger.domain.command.EngineCommand command(JsonNode node) {
+        return CommandParser.parse(node);
+    }
+
     private static ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
         JsonNode node;
         try {

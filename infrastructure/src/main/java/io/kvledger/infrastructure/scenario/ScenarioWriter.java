@@ -1,0 +1,122 @@
+package io.kvledger.infrastructure.scenario;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.command.AbortRequest;
+import io.kvledger.domain.command.AllocateBlocks;
+import io.kvledger.domain.command.AppendTokens;
+import io.kvledger.domain.command.CompleteTransfer;
+import io.kvledger.domain.command.ComputeTokens;
+import io.kvledger.domain.command.EngineCommand;
+import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.MatchPrefix;
+import io.kvledger.domain.command.PreemptRequest;
+import io.kvledger.domain.command.RegisterRequest;
+import io.kvledger.domain.command.RejectTokens;
+import io.kvledger.domain.command.ResetCache;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.json.EventJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.List;
+
+/**
+ * Writes a scenario (contract section 2): the config line with every field, then one line per command.
+ * What {@link ScenarioReader} reads back is the same config and the same commands.
+ */
+public final class ScenarioWriter {
+
+    private final Writer out;
+
+    /** Writes the config line at once. */
+    public ScenarioWriter(Writer out, EngineConfig config) {
+        this.out = out;
+        line(configNode(config));
+    }
+
+    /** Writes one command line; a command that could not be parsed has no line and is refused. */
+    public void write(EngineCommand command) {
+        line(commandNode(command));
+    }
+
+    public void writeAll(Iterable<? extends EngineCommand> commands) {
+        commands.forEach(this::write);
+    }
+
+    public void flush() {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the scenario", e);
+        }
+    }
+
+    /** The whole scenario as text. */
+    public static String toText(EngineConfig config, List<? extends EngineCommand> commands) {
+        java.io.StringWriter text = new java.io.StringWriter();
+        new ScenarioWriter(text, config).writeAll(commands);
+        return text.toString();
+    }
+
+    /** The config line, with every field. */
+    public static ObjectNode configNode(EngineConfig config) {
+        ObjectNode fields = EventJson.mapper().createObjectNode();
+        fields.put("gpuBlockSize", config.gpuBlockSize());
+        fields.put("blocksPerChunk", config.blocksPerChunk());
+        fields.put("workers", config.workers());
+        fields.put("cpuCapacityChunks", config.cpuCapacityChunks());
+        fields.put("releasePolicy", config.releasePolicy().name());
+        fields.put("maxOffloadTokens", config.maxOffloadTokens());
+        fields.put("offloadPromptOnly", config.offloadPromptOnly());
+        ObjectNode line = EventJson.mapper().createObjectNode();
+        line.set("config", fields);
+        return line;
+    }
+
+    static ObjectNode commandNode(EngineCommand command) {
+        ObjectNode node = EventJson.mapper().createObjectNode();
+        node.put("cmd", command.name());
+        if (command instanceof RegisterRequest c) {
+            node.put("requestId", c.requestId());
+            ints(node.putArray("promptTokens"), c.promptTokens());
+        } else if (command instanceof MatchPrefix c) {
+            node.put("requestId", c.requestId()).put("gpuHitTokens", c.gpuHitTokens());
+        } else if (command instanceof AllocateBlocks c) {
+            node.put("requestId", c.requestId());
+            ints(node.putArray("blockIds"), c.blockIds());
+            node.put("externalTokens", c.externalTokens());
+        } else if (command instanceof ComputeTokens c) {
+            node.put("requestId", c.requestId()).put("tokens", c.tokens());
+        } else if (command instanceof RejectTokens c) {
+            node.put("requestId", c.requestId()).put("tokens", c.tokens());
+        } else if (command instanceof AppendTokens c) {
+            node.put("requestId", c.requestId());
+            ints(node.putArray("tokens"), c.tokens());
+        } else if (command instanceof CompleteTransfer c) {
+            node.put("jobId", c.jobId()).put("success", c.success());
+        } else if (command instanceof PreemptRequest c) {
+            node.put("requestId", c.requestId());
+        } else if (command instanceof AbortRequest c) {
+            node.put("requestId", c.requestId());
+        } else if (command instanceof FinishRequest c) {
+            node.put("requestId", c.requestId()).put("reason", c.reason().name());
+        } else if (!(command instanceof ResetCache)) {
+            throw new IllegalArgumentException("no scenario line for " + command);
+        }
+        return node;
+    }
+
+    private static void ints(ArrayNode array, List<Integer> values) {
+        values.forEach(array::add);
+    }
+
+    private void line(ObjectNode node) {
+        try {
+            out.write(EventJson.toLine(node));
+            out.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the scenario", e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.kvledger.infrastructure.shrink;
+
+import io.kvledger.application.check.LogCheck;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineEvent;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Whether running a scenario shows a code: {@code EXCEPTION} when the engine throws, a check's code
+ * when the log breaks that rule, or a rejection code when a command is refused with it.
+ */
+public final class ViolationOracle implements ScenarioOracle {
+
+    public static final String EXCEPTION = "EXCEPTION";
+
+    private final ScenarioExecution execution;
+    private final Supplier<LogCheck> checks;
+    private final String code;
+
+    public ViolationOracle(ScenarioExecution execution, Supplier<LogCheck> checks, String code) {
+        this.execution = execution;
+        this.checks = checks;
+        this.code = code;
+    }
+
+    @Override
+    public boolean shows(Scenario scenario) {
+        List<EngineEvent> events;
+        try {
+            events = execution.run(scenario);
+        } catch (RuntimeException | AssertionError e) {
+            return EXCEPTION.equals(code);
+        }
+        LogCheck check = checks.get();
+        long seq = 0;
+        for (EngineEvent event : events) {
+            if (event instanceof CommandRejected rejected && rejected.code().name().equals(code)) {
+                return true;
+            }
+            if (check.check(++seq, event).stream().anyMatch(finding -> finding.code().equals(code))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,106 @@
+package io.kvledger.infrastructure.simulation;
+
+import io.kvledger.application.check.LogFinding;
+import io.kvledger.domain.event.RejectionCode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the simulated host checks online, from its own side: it never writes a GPU block that a
+ * transfer still physically reads or writes (having waited for every flush the engine asked for), it
+ * is only asked to free blocks it gave the request, transfers it is asked to wait for exist, a chunk a
+ * load still reads is not evicted, the tier stays within capacity, and it is refused nothing but late
+ * or repeated completions. Findings carry the seq of the step's last event.
+ */
+final class HostChecks {
+
+    private final List<LogFinding> findings = new ArrayList<>();
+    private long seq;
+
+    void at(long lastSeq) {
+        this.seq = lastSeq;
+    }
+
+    List<LogFinding> drain() {
+        List<LogFinding> drained = List.copyOf(findings);
+        findings.clear();
+        return drained;
+    }
+
+    /** Blocks handed out fresh are about to be written: no transfer may still touch them. */
+    void allocated(String requestId, List<Integer> fresh, Workers workers) {
+        for (Integer block : fresh) {
+            for (Workers.Transfer transfer : workers.on(block)) {
+                fail("REUSE_WITHOUT_FLUSH", requestId, "block " + block + " is handed out while job " + transfer.jobId()
+                        + " (" + (transfer.store() ? "store" : "load") + " of " + transfer.requestId()
+                        + ") still " + (transfer.store() ? "reads" : "writes") + " it, and no flush was asked for");
+            }
+        }
+    }
+
+    /** The forward pass writes the KV of tokens {@code from .. to-1} into the request's blocks. */
+    void computed(SimRequest request, int from, int to, int blockSize, Workers workers, long now) {
+        int last = Math.min((to - 1) / blockSize, request.table.size() - 1);
+        for (int slot = from / blockSize; slot <= last; slot++) {
+            int block = request.table.get(slot);
+            for (Workers.Transfer transfer : workers.on(block)) {
+                if (transfer.startsAfterPassOf(request.id, now)) {
+                    continue;
+                }
+                fail("WRITE_DURING_TRANSFER", request.id, "the forward pass writes block " + block + " (slot " + slot
+                        + ") while job " + transfer.jobId() + " of " + transfer.requestId() + " still "
+                        + (transfer.store() ? "reads" : "writes") + " it");
+            }
+        }
+        if (to > request.table.size() * blockSize) {
+            fail("COMPUTE_BEYOND_TABLE", request.id, "tokens up to " + to + " computed with " + request.table.size() + " blocks");
+        }
+    }
+
+    /** A transfer's blocks must be blocks the host gave the request (and a load's no other transfer touches). */
+    void transferScheduled(long jobId, boolean store, SimRequest request, List<Integer> blocks, Workers workers) {
+        if (request == null) {
+            fail("STORE_BEYOND_ALLOCATED", null, "job " + jobId + " is for a request the host does not know");
+            return;
+        }
+        List<Integer> held = new ArrayList<>(request.table);
+        for (Integer block : blocks) {
+            if (!held.remove(block)) {
+                fail("STORE_BEYOND_ALLOCATED", request.id, "job " + jobId + " names block " + block
+                        + ", which the host did not give the request (table " + request.table + ")");
+            }
+            if (!store && !workers.on(block).isEmpty()) {
+                fail("WRITE_DURING_TRANSFER", request.id, "load " + jobId + " writes block " + block
+                        + " while job " + workers.on(block).get(0).jobId() + " still touches it");
+            }
+        }
+    }
+
+    void flushOfUnknownJob(long jobId) {
+        fail("FLUSH_OF_UNKNOWN_JOB", null, "FlushRequired names job " + jobId + ", which was never scheduled");
+    }
+
+    void releasedUnheld(String requestId, int block) {
+        fail("RELEASE_OF_UNHELD_BLOCK", requestId, "block " + block + " is released but the request does not hold it");
+    }
+
+    void evictedWhileLoading(String key) {
+        fail("PINNED_EVICTED", null, "chunk " + key + " is evicted while a load still reads it");
+    }
+
+    void tier(int size, int capacity) {
+        if (size > capacity) {
+            fail("TIER_OVER_CAPACITY", null, "the tier holds " + size + " chunks, capacity " + capacity);
+        }
+    }
+
+    void rejected(RejectionCode code, String requestId, String message) {
+        if (code != RejectionCode.JOB_ALREADY_COMPLETE && code != RejectionCode.STALE_JOB) {
+            fail("UNEXPECTED_REJECTION", requestId, code + ": " + message);
+        }
+    }
+
+    void fail(String code, String requestId, String reason) {
+        findings.add(new LogFinding(seq, code, requestId, reason));
+    }
+}

@@ -1,0 +1,158 @@
+package io.kvledger.infrastructure.simulation;
+
+import io.kvledger.domain.event.BlocksAllocated;
+import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.PrefixMatchDeferred;
+import io.kvledger.domain.event.PrefixMatched;
+import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
+import io.kvledger.domain.event.RequestPreempted;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulated host's side of a step: it reacts to the engine's events in order (waits for the jobs a
+ * flush names, starts transfers, frees released blocks, takes lookup answers), runs the forward pass,
+ * lets transfers progress, and checks its rules all along. {@link Scheduler} plans the steps.
+ */
+final class SimulatedHost {
+
+    /** A ComputeTokens the forward pass of this step carries out. */
+    record Compute(SimRequest request, int from, int to) {
+    }
+
+    final SimulationOptions options;
+    final int blockSize;
+    final BlockPool pool;
+    final Workers workers;
+    final HostChecks checks = new HostChecks();
+    /** Live requests in arrival order (an insertion-ordered map: iteration never depends on hashing). */
+    final Map<String, SimRequest> requests = new LinkedHashMap<>();
+    final List<Compute> computes = new ArrayList<>();
+
+    SimulatedHost(SimulationOptions options, int blockSize, Workers workers) {
+        this.options = options;
+        this.blockSize = blockSize;
+        this.pool = new BlockPool(options.gpuBlocks());
+        this.workers = workers;
+    }
+
+    /** Reacts to one event of this step, in log order. */
+    void observe(EngineEvent event, long now) {
+        if (event instanceof BlocksAllocated e) {
+            SimRequest request = requests.get(e.requestId());
+            List<Integer> fresh = request == null || request.freshBlocks.isEmpty() ? List.of() : request.freshBlocks.poll();
+            checks.allocated(e.requestId(), fresh, workers);
+        } else if (event instanceof StoreJobScheduled e) {
+            checks.transferScheduled(e.jobId(), true, requests.get(e.requestId()), e.blockIds(), workers);
+            workers.start(e.jobId(), true, e.requestId(), e.blockIds(), e.keys(), now);
+        } else if (event instanceof LoadJobScheduled e) {
+            checks.transferScheduled(e.jobId(), false, requests.get(e.requestId()), e.blockIds(), workers);
+            workers.start(e.jobId(), false, e.requestId(), e.blockIds(), e.keys(), now);
+        } else if (event instanceof FlushRequired e) {
+            for (Long jobId : e.jobIds()) {
+                if (!workers.wasScheduled(jobId)) {
+                    checks.flushOfUnknownJob(jobId);
+                }
+                workers.flush(jobId, now);
+            }
+        } else if (event instanceof BlocksReleased e) {
+            released(e);
+        } else if (event instanceof ChunksEvicted e) {
+            e.keys().stream().filter(workers::isLoading).forEach(checks::evictedWhileLoading);
+        } else if (event instanceof PrefixMatched e) {
+            SimRequest request = requests.get(e.requestId());
+            if (request != null && request.admission != null) {
+                request.admission.answered = true;
+                request.admission.externalTokens = e.externalTokens();
+            }
+        } else if (event instanceof PrefixMatchDeferred e) {
+            dropAdmission(requests.get(e.requestId()));
+        } else if (event instanceof RequestPreempted e) {
+            requests.get(e.requestId()).pendingDrafts = -1;
+        } else if (event instanceof RequestAborted || event instanceof RequestFinished) {
+            SimRequest request = requests.get(((io.kvledger.domain.event.RequestEvent) event).requestId());
+            request.terminalSent = true;
+            dropAdmission(request);
+        } else if (event instanceof CommandRejected e) {
+            checks.rejected(e.code(), e.requestId() instanceof String id ? id : null, e.message());
+        }
+    }
+
+    /** After the step's events: the forward pass, the host's view of each request, transfers progress. */
+    void endStep(EngineState state, long now) {
+        for (Compute compute : computes) {
+            checks.computed(compute.request(), compute.from(), compute.to(), blockSize, workers, now);
+        }
+        computes.clear();
+        checks.tier(state.tier().size(), state.config().cpuCapacityChunks());
+        Iterator<SimRequest> live = requests.values().iterator();
+        while (live.hasNext()) {
+            SimRequest request = live.next();
+            RequestState engine = state.liveRequest(request.id);
+            if (engine == null) {
+                if (!request.table.isEmpty()) {
+                    checks.fail("BLOCKS_NEVER_RELEASED", request.id, "the engine settled the request while the host "
+                            + "still holds " + request.table + " for it");
+                    request.table.forEach(pool::release);
+                }
+                live.remove();
+                continue;
+            }
+            request.status = engine.status();
+            request.computed = engine.computed();
+            if (engine.numTokens() != request.numTokens()) {
+                checks.fail("HOST_DESYNC", request.id, "the engine knows " + engine.numTokens() + " tokens, the host "
+                        + request.numTokens());
+            }
+            indexComputedBlocks(request);
+        }
+        workers.progress(now);
+    }
+
+    /** Full blocks whose KV is computed may serve GPU prefix hits of later requests. */
+    private void indexComputedBlocks(SimRequest request) {
+        int full = Math.min(Math.min(request.computed, request.numTokens()) / blockSize, request.table.size());
+        for (int block = request.indexedBlocks; block < full; block++) {
+            pool.index(request.table.get(block), request.prefixHash(block, blockSize));
+        }
+        request.indexedBlocks = Math.max(request.indexedBlocks, full);
+    }
+
+    private void released(BlocksReleased event) {
+        SimRequest request = requests.get(event.requestId());
+        for (Integer block : event.blockIds()) {
+            if (request == null || !request.table.remove(block)) {
+                checks.releasedUnheld(event.requestId(), block);
+            } else {
+                pool.release(block);
+            }
+        }
+        if (request != null && request.table.isEmpty()) {
+            request.indexedBlocks = 0;
+        }
+    }
+
+    /** Lets go of the GPU-hit blocks held for an admission that will not happen. */
+    void dropAdmission(SimRequest request) {
+        if (request != null && request.admission != null) {
+            request.admission.hitBlocks.forEach(pool::release);
+            request.admission = null;
+        }
+    }
+
+    boolean idle() {
+        return requests.isEmpty() && workers.idle();
+    }
+}

@@ -1,0 +1,97 @@
+package io.kvledger.infrastructure.simulation;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.config.ReleasePolicy;
+import java.util.SplittableRandom;
+
+/**
+ * What a simulation runs: how many requests, the seed everything random is drawn from, the rates of
+ * trouble, and the engine's workers and release policy. The geometry (block size, chunk size, tier
+ * capacity, GPU pool) is drawn from the seed too, so different seeds cover different shapes.
+ *
+ * @param abortRate   share of requests aborted at a random moment of their life
+ * @param preemptRate chance per scheduler step of preempting a running request without pressure
+ * @param failRate    chance that one worker's completion reports failure
+ * @param resetRate   chance per scheduler step of a ResetCache
+ */
+public record SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
+                                int workers, ReleasePolicy releasePolicy, double resetRate) {
+
+    public static final SimulationOptions DEFAULTS =
+            new SimulationOptions(1000, 1, 0.1, 0.02, 0.02, 2, ReleasePolicy.FENCE, 0.0005);
+
+    public SimulationOptions {
+        if (requests < 0) {
+            throw new IllegalArgumentException("requests must be >= 0, was " + requests);
+        }
+        requireRate("abort-rate", abortRate);
+        requireRate("preempt-rate", preemptRate);
+        requireRate("fail-rate", failRate);
+        requireRate("reset-rate", resetRate);
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be >= 1, was " + workers);
+        }
+    }
+
+    /** The engine's config: block size, chunk size, tier capacity and the offload limits drawn from the seed. */
+    public EngineConfig engineConfig() {
+        SplittableRandom random = geometryRandom();
+        int blockSize = new int[] {4, 8, 16}[random.nextInt(3)];
+        int blocksPerChunk = 1 + random.nextInt(2);
+        int capacity = 16 + random.nextInt(112);
+        Integer maxOffloadTokens = random.nextInt(4) == 0 ? 32 + random.nextInt(256) : null;
+        boolean offloadPromptOnly = random.nextInt(5) == 0;
+        return EngineConfig.DEFAULTS.withGpuBlockSize(blockSize).withBlocksPerChunk(blocksPerChunk)
+                .withWorkers(workers).withCpuCapacityChunks(capacity).withReleasePolicy(releasePolicy)
+                .withMaxOffloadTokens(maxOffloadTokens).withOffloadPromptOnly(offloadPromptOnly);
+    }
+
+    /** GPU blocks the simulated host has: enough for a few long requests, few enough that blocks are reused soon. */
+    public int gpuBlocks() {
+        return 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
+    }
+
+    /** Tokens one scheduler step may compute. */
+    public int tokenBudget() {
+        return 256;
+    }
+
+    /** Requests admitted (running or loading) at once. */
+    public int maxRunning() {
+        return 16;
+    }
+
+    /** The longest a request gets: prompt, output, draft tokens and lookahead fit in a quarter of the pool. */
+    public int maxRequestTokens() {
+        return 512;
+    }
+
+    /** A random generator for the workload, independent of the one the geometry is drawn from. */
+    SplittableRandom workloadRandom() {
+        return new SplittableRandom(seed).split();
+    }
+
+    private SplittableRandom geometryRandom() {
+        SplittableRandom random = new SplittableRandom(seed);
+        random.split(); // the workload's generator comes first, so adding geometry never shifts it
+        return random.split();
+    }
+
+    private static void requireRate(String name, double value) {
+        if (!(value >= 0 && value <= 1)) {
+            throw new IllegalArgumentException(name + " must be in 0..1, was " + value);
+        }
+    }
+
+    public SimulationOptions withRequests(int value) {
+        return new SimulationOptions(value, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate);
+    }
+
+    public SimulationOptions withSeed(long value) {
+        return new SimulationOptions(requests, value, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate);
+    }
+
+    public SimulationOptions withReleasePolicy(ReleasePolicy value) {
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, value, resetRate);
+    }
+}

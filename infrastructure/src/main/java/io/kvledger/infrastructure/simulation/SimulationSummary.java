@@ -1,0 +1,115 @@
+package io.kvledger.infrastructure.simulation;
+
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.event.LoadJobCompleted;
+import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
+import io.kvledger.domain.event.RequestPreempted;
+import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.event.StoreDeferred;
+import io.kvledger.domain.event.StoreJobScheduled;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a simulation did, counted from the events it produced (so it can be recounted from the log),
+ * plus steps, commands and the wall time, which are not in the log.
+ */
+public final class SimulationSummary {
+
+    long requests;
+    long finished;
+    long aborted;
+    long preemptions;
+    long steps;
+    long commands;
+    long events;
+    long storeJobs;
+    long loadJobs;
+    long chunksStored;
+    long chunksLoaded;
+    long flushes;
+    long storesDeferred;
+    long chunksEvicted;
+    final Map<String, Long> rejections = new TreeMap<>();
+    long nanos;
+    private final Map<Long, Integer> loadSizes = new HashMap<>();
+
+    void count(EngineEvent event) {
+        events++;
+        if (event instanceof RequestRegistered) {
+            requests++;
+        } else if (event instanceof RequestFinished) {
+            finished++;
+        } else if (event instanceof RequestAborted) {
+            aborted++;
+        } else if (event instanceof RequestPreempted) {
+            preemptions++;
+        } else if (event instanceof StoreJobScheduled) {
+            storeJobs++;
+        } else if (event instanceof LoadJobScheduled e) {
+            loadJobs++;
+            loadSizes.put(e.jobId(), e.chunkIndices().size());
+        } else if (event instanceof LoadJobCompleted e) {
+            Integer size = loadSizes.remove(e.jobId());
+            if (e.success() && size != null) {
+                chunksLoaded += size;
+            }
+        } else if (event instanceof ChunksStored e) {
+            chunksStored += e.keys().size();
+        } else if (event instanceof ChunksEvicted e) {
+            chunksEvicted += e.keys().size();
+        } else if (event instanceof FlushRequired) {
+            flushes++;
+        } else if (event instanceof StoreDeferred) {
+            storesDeferred++;
+        } else if (event instanceof CommandRejected e) {
+            rejections.merge(e.code().name(), 1L, Long::sum);
+        }
+    }
+
+    public long requests() { return requests; }
+    public long finished() { return finished; }
+    public long aborted() { return aborted; }
+    public long preemptions() { return preemptions; }
+    public long steps() { return steps; }
+    public long commands() { return commands; }
+    public long events() { return events; }
+    public long storeJobs() { return storeJobs; }
+    public long loadJobs() { return loadJobs; }
+    public long chunksStored() { return chunksStored; }
+    public long chunksLoaded() { return chunksLoaded; }
+    public long flushes() { return flushes; }
+    public long storesDeferred() { return storesDeferred; }
+    public long chunksEvicted() { return chunksEvicted; }
+    public Map<String, Long> rejections() { return Map.copyOf(rejections); }
+
+    public long rejectionCount() {
+        return rejections.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public double seconds() {
+        return nanos / 1e9;
+    }
+
+    public String text(long seed) {
+        return String.format(java.util.Locale.ROOT,
+                "simulated %d requests (seed %d): %d finished, %d aborted, %d preemptions%n"
+                        + "steps %d, commands %d, events %d%n"
+                        + "jobs %d (%d stores, %d loads), chunks stored %d, chunks loaded %d%n"
+                        + "flushes %d, stores deferred %d, chunks evicted %d%n"
+                        + "rejections %d %s%n"
+                        + "violations 0%n"
+                        + "%.1f s, %.0f events/s%n",
+                requests, seed, finished, aborted, preemptions, steps, commands, events,
+                storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
+                flushes, storesDeferred, chunksEvicted, rejectionCount(), rejections,
+                seconds(), events / Math.max(seconds(), 1e-9));
+    }
+}

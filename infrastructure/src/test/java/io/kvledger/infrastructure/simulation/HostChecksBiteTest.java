@@ -1,0 +1,94 @@
+package io.kvledger.infrastructure.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.engine.StepEntry;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.state.EngineState;
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulator's checks are not vacuous: engines that break a rule (their step results rewritten in
+ * this test) make the simulation fail with the seed, the step and the rule's code.
+ */
+class HostChecksBiteTest {
+
+    private static final SimulationOptions OPTIONS = SimulationOptions.DEFAULTS.withRequests(400).withSeed(5);
+
+    @Test
+    void theRealEngineRunsClean() {
+        SimulationSummary summary = new Simulator(OPTIONS).run(new Discard());
+        assertEquals(400, summary.requests());
+        assertTrue(summary.flushes() > 0, "the workload needs flushes for the next tests to mean anything");
+    }
+
+    @Test
+    void anEngineThatForgetsFlushesMakesTheHostReuseBlocksStillBeingRead() {
+        SimulationFailure failure = assertThrows(SimulationFailure.class,
+                () -> simulateWith(OPTIONS, event -> event instanceof FlushRequired));
+        assertTrue(failure.getMessage().startsWith("seed 5 step "), failure.getMessage());
+        // the host's own check: a block handed out while a store it was never told to wait for still reads it
+        assertTrue(failure.findings().stream().anyMatch(f -> f.code().equals("REUSE_WITHOUT_FLUSH")
+                && f.reason().contains("still reads it")), failure.getMessage());
+    }
+
+    @Test
+    void underDelayFreeAnEngineThatForgetsPreemptionFlushesIsCaughtByTheHostAlone() {
+        // DELAY_FREE fences nothing, so only the host knows that a preempted request's store still reads its blocks.
+        SimulationOptions options = OPTIONS.withReleasePolicy(ReleasePolicy.DELAY_FREE);
+        SimulationFailure failure = assertThrows(SimulationFailure.class,
+                () -> simulateWith(options, event -> event instanceof FlushRequired));
+        List<String> codes = failure.findings().stream().map(LogFinding::code).distinct().toList();
+        assertTrue(codes.contains("REUSE_WITHOUT_FLUSH") || codes.contains("WRITE_DURING_TRANSFER"), failure.getMessage());
+    }
+
+    private static void simulateWith(SimulationOptions options, Predicate<EngineEvent> dropped) {
+        new Simulator(options, (seq, event) -> List.of(), config -> new Dropping(StepEngine.ledger(config), dropped))
+                .run(new Discard());
+    }
+
+    /** The real engine, with some events left out of what the host sees. */
+    private record Dropping(StepEngine real, Predicate<EngineEvent> dropped) implements StepEngine {
+
+        @Override
+        public EngineConfigured configured() {
+            return real.configured();
+        }
+
+        @Override
+        public StepResult step(List<StepEntry> entries) {
+            StepResult result = real.step(entries);
+            return new StepResult(result.events().stream().filter(dropped.negate()).toList(), result.state());
+        }
+
+        @Override
+        public EngineState state() {
+            return real.state();
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+
+    private static final class Discard implements Simulator.Listener {
+        @Override
+        public void configured(EngineConfigured configured) {
+        }
+
+        @Override
+        public void step(List<StepEntry> entries, List<EngineEvent> events) {
+        }
+    }
+
+}
