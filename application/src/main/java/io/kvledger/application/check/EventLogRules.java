@@ -1,69 +1,59 @@
 package io.kvledger.application.check;
 
 import io.kvledger.domain.EngineFold;
-import io.kvledger.domain.config.ReleasePolicy;
-import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
-import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.event.FlushRequired;
-import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.RequestEvent;
-import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.TierChunk;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * The rules of contract section 4 that a log shows event by event, judged from the state the domain
- * fold gives before each event: store slices, the token bound and the table, duplicate stores, job ids
- * and job ends, pins, tier capacity, empty releases and flushes before a fenced block is handed out.
- * A subset of {@code kvledger audit} (no release-timing rules), kept in-process for the simulator and
- * the shrinker until the audit of branch {@code log-tools} is merged.
+ * Every rule a log shows event by event, for the simulator, the shrinker and the property tests: the
+ * audit's rules of contract section 4 ({@link AuditCheck}, the very checks of {@code kvledger audit}),
+ * plus three the audit does not name (a pinned chunk evicted, an empty release, job ids out of
+ * scheduling order). It also folds the log, so a caller can compare the fold with the live state.
  */
 public final class EventLogRules implements LogCheck {
 
+    private final LogCheck audit = AuditCheck.create();
     private EngineState state;
     private long nextJobId;
-    private final Set<Long> ended = new HashSet<>();
-    private final Map<String, Set<Integer>> storedChunks = new HashMap<>();
-    private EngineEvent previous;
 
     @Override
     public List<LogFinding> check(long seq, EngineEvent event) {
+        List<LogFinding> findings = new ArrayList<>(audit.check(seq, event));
         if (event instanceof EngineConfigured) {
             state = EngineFold.evolve(null, event);
-            previous = event;
-            return List.of();
+            return findings;
         }
         if (state == null) {
-            return List.of(new LogFinding(seq, "NOT_CONFIGURED", null, "the first event is not EngineConfigured"));
+            findings.add(new LogFinding(seq, "NOT_CONFIGURED", null, "the first event is not EngineConfigured"));
+            return findings;
         }
-        Findings findings = new Findings(seq, event);
-        before(event, findings);
-        EngineState after = EngineFold.evolve(state, event);
-        if (after.tier().size() > after.tier().capacity() && after.tier().size() > state.tier().size()) {
-            findings.add("TIER_OVER_CAPACITY", "the tier holds " + after.tier().size() + " chunks, capacity "
-                    + after.tier().capacity());
+        String requestId = event instanceof RequestEvent e ? e.requestId() : null;
+        if (event instanceof StoreJobScheduled store) {
+            jobId(seq, requestId, store.jobId(), findings);
+        } else if (event instanceof LoadJobScheduled load) {
+            jobId(seq, requestId, load.jobId(), findings);
+        } else if (event instanceof ChunksEvicted evicted) {
+            for (String key : evicted.keys()) {
+                TierChunk chunk = state.tier().chunk(key);
+                if (chunk != null && chunk.pins() > 0) {
+                    findings.add(new LogFinding(seq, "PINNED_EVICTED", null,
+                            "chunk " + key + " is evicted while " + chunk.pins() + " loads read it"));
+                }
+            }
+        } else if (event instanceof BlocksReleased released && released.blockIds().isEmpty()) {
+            findings.add(new LogFinding(seq, "EMPTY_RELEASE", requestId, "BlocksReleased names no block"));
         }
-        if (event instanceof CacheReset) {
-            storedChunks.clear();
-        }
-        if (event instanceof RequestEvent e && after.liveRequest(e.requestId()) == null) {
-            storedChunks.remove(e.requestId()); // retired: no further store of it can come
-        }
-        state = after;
-        previous = event;
-        return findings.list;
+        state = EngineFold.evolve(state, event);
+        return findings;
     }
 
     /** The state after the last event checked. */
@@ -71,91 +61,11 @@ public final class EventLogRules implements LogCheck {
         return state;
     }
 
-    private void before(EngineEvent event, Findings findings) {
-        if (event instanceof StoreJobScheduled store) {
-            jobId(store.jobId(), findings);
-            StoreSlice.check(state, store, findings);
-            Set<Integer> stored = storedChunks.computeIfAbsent(store.requestId(), id -> new HashSet<>());
-            for (Integer chunk : store.chunkIndices()) {
-                if (!stored.add(chunk)) {
-                    findings.add("DUPLICATE_STORE", "chunk " + chunk + " was stored by this request before");
-                }
-            }
-        } else if (event instanceof LoadJobScheduled load) {
-            jobId(load.jobId(), findings);
-            if (load.keys().size() != load.chunkIndices().size()) {
-                findings.add("LOAD_SLICE_MISMATCH", load.keys().size() + " keys for " + load.chunkIndices().size() + " chunks");
-            }
-        } else if (event instanceof StoreJobCompleted done) {
-            jobEnd(done.jobId(), findings);
-        } else if (event instanceof LoadJobCompleted done) {
-            jobEnd(done.jobId(), findings);
-        } else if (event instanceof ChunksEvicted evicted) {
-            for (String key : evicted.keys()) {
-                TierChunk chunk = state.tier().chunk(key);
-                if (chunk != null && chunk.pins() > 0) {
-                    findings.add("PINNED_EVICTED", "chunk " + key + " is evicted while " + chunk.pins() + " loads read it");
-                }
-            }
-        } else if (event instanceof BlocksReleased released && released.blockIds().isEmpty()) {
-            findings.add("EMPTY_RELEASE", "BlocksReleased names no block");
-        } else if (event instanceof BlocksAllocated allocated) {
-            flushedBeforeReuse(allocated, findings);
-        } else if (event instanceof CacheReset) {
-            state.jobs().keySet().forEach(ended::add);
-        }
-    }
-
-    private void jobId(long jobId, Findings findings) {
+    private void jobId(long seq, String requestId, long jobId, List<LogFinding> findings) {
         if (jobId != nextJobId) {
-            findings.add("JOB_ID_OUT_OF_ORDER", "job " + jobId + " scheduled where job " + nextJobId + " was next");
+            findings.add(new LogFinding(seq, "JOB_ID_OUT_OF_ORDER", requestId,
+                    "job " + jobId + " scheduled where job " + nextJobId + " was next"));
         }
         nextJobId = Math.max(nextJobId, jobId + 1);
-    }
-
-    private void jobEnd(long jobId, Findings findings) {
-        if (state.job(jobId) != null) {
-            ended.add(jobId);
-        } else if (ended.contains(jobId)) {
-            findings.add("JOB_COMPLETED_TWICE", "job " + jobId + " has already ended");
-        } else {
-            findings.add("UNKNOWN_JOB", "job " + jobId + " was never scheduled");
-        }
-    }
-
-    /** Under FENCE a fenced block may be handed out only right after a FlushRequired naming it and its stores. */
-    private void flushedBeforeReuse(BlocksAllocated allocated, Findings findings) {
-        if (state.config().releasePolicy() != ReleasePolicy.FENCE || state.fences().isEmpty()) {
-            return;
-        }
-        FlushRequired flush = previous instanceof FlushRequired f ? f : null;
-        for (Integer block : allocated.blockIds()) {
-            var fencing = state.fences().getOrElse(block, null);
-            if (fencing == null || fencing.isEmpty()) {
-                continue;
-            }
-            boolean flushed = flush != null && flush.blockIds().contains(block)
-                    && fencing.forAll(job -> flush.jobIds().contains(job));
-            if (!flushed) {
-                findings.add("REUSE_WITHOUT_FLUSH", "block " + block + " is handed out while stores " + fencing.toJavaList()
-                        + " still read it, with no FlushRequired for them");
-            }
-        }
-    }
-
-    /** The findings of one event. */
-    static final class Findings {
-        private final long seq;
-        private final String requestId;
-        private final List<LogFinding> list = new ArrayList<>(0);
-
-        Findings(long seq, EngineEvent event) {
-            this.seq = seq;
-            this.requestId = event instanceof RequestEvent e ? e.requestId() : null;
-        }
-
-        void add(String code, String reason) {
-            list.add(new LogFinding(seq, code, requestId, reason));
-        }
     }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * A check of an event log, fed one event at a time in log order from {@code EngineConfigured}. The
- * simulator, the shrinker's oracle and the property tests take any {@code LogCheck}, so the audit of
- * branch {@code log-tools} plugs in with one line once it is merged:
+ * simulator, the shrinker's oracle and the property tests take any {@code LogCheck}; the audit plugs in
+ * as one:
  *
  * <pre>{@code
  * LogCheck audit = LogCheck.of(new Auditor()::check, v -> new LogFinding(v.seq(), v.code().name(), v.requestId(), v.reason()));

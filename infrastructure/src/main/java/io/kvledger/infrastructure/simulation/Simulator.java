@@ -37,22 +37,24 @@ public final class Simulator {
     private static final int FULL_REPLAY_EVERY = 512;
 
     private final SimulationOptions options;
-    private final LogCheck audit;
+    private final java.util.function.Supplier<LogCheck> audits;
     private final Function<EngineConfig, StepEngine> engines;
 
+    /** Every event is checked by {@link EventLogRules}, {@code kvledger audit}'s rules among them. */
     public Simulator(SimulationOptions options) {
-        this(options, (seq, event) -> List.of());
+        this(options, () -> (seq, event) -> List.of());
     }
 
-    /** @param audit a further check of every event (the audit, once merged) */
-    public Simulator(SimulationOptions options, LogCheck audit) {
-        this(options, audit, StepEngine::ledger);
+    /** @param audits a further check of every event, a new one per run */
+    public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits) {
+        this(options, audits, StepEngine::ledger);
     }
 
     /** @param engines opens the engine to drive; the real one is {@link StepEngine#ledger} */
-    public Simulator(SimulationOptions options, LogCheck audit, Function<EngineConfig, StepEngine> engines) {
+    public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits,
+                     Function<EngineConfig, StepEngine> engines) {
         this.options = options;
-        this.audit = audit;
+        this.audits = audits;
         this.engines = engines;
     }
 
@@ -64,7 +66,7 @@ public final class Simulator {
         SimulatedHost host = new SimulatedHost(options, config.gpuBlockSize(), workers);
         Scheduler scheduler = new Scheduler(host, random.split(), new Arrivals(random.split(), options));
         EventLogRules rules = new EventLogRules();
-        LogCheck checks = rules.and(audit);
+        LogCheck checks = rules.and(audits.get());
         SimulationSummary summary = new SimulationSummary();
         long seq = 0;
         long line = 1;

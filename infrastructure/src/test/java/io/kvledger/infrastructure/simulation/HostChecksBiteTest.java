@@ -42,17 +42,19 @@ class HostChecksBiteTest {
     }
 
     @Test
-    void underDelayFreeAnEngineThatForgetsPreemptionFlushesIsCaughtByTheHostAlone() {
-        // DELAY_FREE fences nothing, so only the host knows that a preempted request's store still reads its blocks.
+    void underDelayFreeAnEngineThatForgetsPreemptionFlushesIsCaught() {
+        // DELAY_FREE fences nothing: the audit's release rule sees the blocks go while the store reads them,
+        // and the host sees them written to while the transfer runs; whichever comes first fails the run.
         SimulationOptions options = OPTIONS.withReleasePolicy(ReleasePolicy.DELAY_FREE);
         SimulationFailure failure = assertThrows(SimulationFailure.class,
                 () -> simulateWith(options, event -> event instanceof FlushRequired));
         List<String> codes = failure.findings().stream().map(LogFinding::code).distinct().toList();
-        assertTrue(codes.contains("REUSE_WITHOUT_FLUSH") || codes.contains("WRITE_DURING_TRANSFER"), failure.getMessage());
+        assertTrue(codes.contains("RELEASE_WHILE_IN_FLIGHT") || codes.contains("REUSE_WITHOUT_FLUSH")
+                || codes.contains("WRITE_DURING_TRANSFER"), failure.getMessage());
     }
 
     private static void simulateWith(SimulationOptions options, Predicate<EngineEvent> dropped) {
-        new Simulator(options, (seq, event) -> List.of(), config -> new Dropping(StepEngine.ledger(config), dropped))
+        new Simulator(options, () -> (seq, event) -> List.of(), config -> new Dropping(StepEngine.ledger(config), dropped))
                 .run(new Discard());
     }
 
