@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.infrastructure.store.UnstoredEvents;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;

@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.simulation;
+package io.kvledger.infrastructure.store;
 
 import java.time.Instant;
 import java.util.List;
@@ -12,11 +12,11 @@ import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 
 /**
- * A storage engine that keeps nothing: the simulator's record is the log it writes, and a million
- * requests' events must not pile up in memory. The aggregate stays in the facade's strong cache, so
- * nothing is ever read back.
+ * A storage engine that keeps nothing, for runs whose record is elsewhere: the simulator writes its own
+ * log, and a benchmark measures deciding without a store. A million requests' events must not pile up
+ * in memory. The aggregate stays in the facade's strong cache, so nothing is ever read back.
  */
-final class UnstoredEvents implements EventStorageEngine {
+public final class UnstoredEvents implements EventStorageEngine {
 
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
