@@ -44,7 +44,7 @@ final class ShrinkCommand implements Callable<Integer> {
         } catch (MalformedLineException e) {
             return Cli.fail(scenario + ": " + e.getMessage());
         }
-        // The real engine and the in-process log rules; the audit joins them once it is merged.
+        // The real engine and the log rules, the audit's among them, so any audit code can be shrunk for.
         ViolationOracle oracle = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, code);
         Shrinker.Result result;
         try {
