@@ -1,6 +1,7 @@
 package io.kvledger.application.check;
 
-import io.kvledger.domain.EngineFold;
+import io.kvledger.application.audit.Auditor;
+import io.kvledger.application.audit.Violation;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.EngineConfigured;
@@ -15,25 +16,26 @@ import java.util.List;
 
 /**
  * Every rule a log shows event by event, for the simulator, the shrinker and the property tests: the
- * audit's rules of contract section 4 ({@link AuditCheck}, the very checks of {@code kvledger audit}),
- * plus three the audit does not name (a pinned chunk evicted, an empty release, job ids out of
- * scheduling order). It also folds the log, so a caller can compare the fold with the live state.
+ * audit's rules of contract section 4 (the {@link Auditor} of {@code kvledger audit} itself), plus three
+ * the audit does not name (a pinned chunk evicted, an empty release, job ids out of scheduling order).
+ * The auditor's fold is the state a caller compares with the live one.
  */
 public final class EventLogRules implements LogCheck {
 
-    private final LogCheck audit = AuditCheck.create();
-    private EngineState state;
+    private final Auditor auditor = new Auditor();
     private long nextJobId;
 
     @Override
     public List<LogFinding> check(long seq, EngineEvent event) {
-        List<LogFinding> findings = new ArrayList<>(audit.check(seq, event));
-        if (event instanceof EngineConfigured) {
-            state = EngineFold.evolve(null, event);
-            return findings;
+        EngineState state = auditor.state();
+        if (state == null && !(event instanceof EngineConfigured)) {
+            return List.of(new LogFinding(seq, "NOT_CONFIGURED", null, "the first event is not EngineConfigured"));
         }
-        if (state == null) {
-            findings.add(new LogFinding(seq, "NOT_CONFIGURED", null, "the first event is not EngineConfigured"));
+        List<LogFinding> findings = new ArrayList<>();
+        for (Violation violation : auditor.check(seq, event)) {
+            findings.add(new LogFinding(violation.seq(), violation.code().name(), violation.requestId(), violation.reason()));
+        }
+        if (event instanceof EngineConfigured) {
             return findings;
         }
         String requestId = event instanceof RequestEvent e ? e.requestId() : null;
@@ -52,13 +54,12 @@ public final class EventLogRules implements LogCheck {
         } else if (event instanceof BlocksReleased released && released.blockIds().isEmpty()) {
             findings.add(new LogFinding(seq, "EMPTY_RELEASE", requestId, "BlocksReleased names no block"));
         }
-        state = EngineFold.evolve(state, event);
         return findings;
     }
 
     /** The state after the last event checked. */
     public EngineState state() {
-        return state;
+        return auditor.state();
     }
 
     private void jobId(long seq, String requestId, long jobId, List<LogFinding> findings) {
