@@ -21,7 +21,8 @@ import java.util.function.Function;
  */
 public final class ScenarioRunner {
 
-    static final int STEP_SIZE = 256;
+    /** Commands per step when a scenario is run: one Axon command each, whatever the scenario's length. */
+    public static final int STEP_SIZE = 256;
 
     private final Function<Optional<EngineConfig>, KvLedger> ledgers;
 

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.shrink;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.infrastructure.cli.ScenarioRunner;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.event.EngineEvent;
@@ -23,7 +24,7 @@ public interface ScenarioExecution {
                 List<StepEntry> step = new ArrayList<>();
                 for (int i = 0; i < commands.size(); i++) {
                     step.add(new StepEntry(i + 2, commands.get(i)));
-                    if (step.size() == 256 || i == commands.size() - 1) {
+                    if (step.size() == ScenarioRunner.STEP_SIZE || i == commands.size() - 1) {
                         events.addAll(ledger.stepEntries(step).events());
                         step.clear();
                     }
