@@ -1,11 +1,8 @@
 package io.kvledger.infrastructure.store;
 
-import static java.lang.String.format;
-
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.LogEntry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -23,8 +20,8 @@ import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
-import org.axonframework.modelling.command.AggregateStreamCreationException;
-import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An Axon event storage engine over one append-only JSON Lines file that is at the same time the
@@ -33,12 +30,13 @@ import org.axonframework.modelling.command.ConcurrencyException;
  * opening checks and repairs.
  *
  * <ul>
- *   <li>An append is one write of all its lines at the end of the file; it returns once the operating
- *       system has them, forced to the disk as the {@link FsyncPolicy} says. Axon appends once per
- *       unit of work, so a step is one write. There is no later rollback.</li>
+ *   <li>An append is checked on the calling thread, then encoded and written as one write at the end
+ *       of the file on the store's writer thread ({@link StoreWriter}); it returns once the operating
+ *       system has all of it, forced to the disk as the {@link FsyncPolicy} says. Axon appends once
+ *       per unit of work, so a step is one write. There is no later rollback.</li>
  *   <li>An event whose aggregate sequence number is not the aggregate's next is refused, as Axon's
- *       own engines refuse a duplicate key: {@link AggregateStreamCreationException} for a second
- *       first event, {@link ConcurrencyException} otherwise. Nothing of that append is written.</li>
+ *       own engines refuse a duplicate key: {@code AggregateStreamCreationException} for a second
+ *       first event, {@code ConcurrencyException} otherwise. Nothing of that append is written.</li>
  *   <li>Only domain events with an {@link EngineEvent} payload are stored, and a store's first event
  *       is an {@link EngineConfigured}, so the file is always a valid log.</li>
  *   <li>Snapshots are not kept ({@link #storeSnapshot} does nothing): the engine aggregate stays in the
@@ -54,7 +52,10 @@ import org.axonframework.modelling.command.ConcurrencyException;
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
 
-    private record Batch(byte[] bytes, long[] offsets, String[] aggregateIds, boolean[] starts) {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonlEventStorageEngine.class);
+
+    /** An append checked against the store, ready for the writer thread to encode. */
+    private record Append(List<DomainEventMessage<?>> messages, List<List<EngineEvent>> contents, int lines) {
     }
 
     private final Path file;
@@ -62,10 +63,15 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
+    private final StoreWriter writer;
+    // Written on the writer thread only (while the appending thread waits), read after it finishes.
+    private final StoreLineEncoder encoder = new StoreLineEncoder();
     private long end;
     private long lastForceNanos = System.nanoTime();
     private boolean unforced;
-    private String broken;
+    private boolean forceScheduled;
+    private volatile long forcedSeq;
+    private volatile String broken;
     private boolean closed;
 
     private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan) {
@@ -75,6 +81,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         this.recovery = scan.report();
         this.index = scan.index();
         this.end = scan.end();
+        this.forcedSeq = fsync == FsyncPolicy.NEVER ? 0 : index.lastSeq(); // StoreFile.open forced it
+        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName());
     }
 
     /**
@@ -107,6 +115,25 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return index.lastSeq();
     }
 
+    /**
+     * The seq up to which this store has forced the file to the disk: every event at or below it
+     * survives a machine crash. Under {@code always} it is {@link #lastSeq()} whenever an append has
+     * returned; under {@code interval:MS} it catches up at most MS (plus the force) after an append;
+     * under {@code never} it stays 0.
+     */
+    public long forcedSeq() {
+        return forcedSeq;
+    }
+
+    /** The thread that encodes, writes and forces appends (for measuring its CPU time). */
+    public Thread writerThread() {
+        return writer.thread();
+    }
+
+    /**
+     * Checks the append here, then has the writer thread encode, write and force it, and returns once
+     * that is done: the calling (scheduler) thread spends no CPU on encoding or writing.
+     */
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
         if (events.isEmpty()) {
@@ -114,20 +141,22 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         }
         synchronized (this) {
             ensureWritable();
-            write(encode(events));
+            Append append = check(events);
+            writer.call(() -> {
+                write(append);
+                return null;
+            });
         }
     }
 
-    /**
-     * Validates and encodes the whole append before any byte of it is written: one line per domain
-     * event, a step's message spanning as many lines as it has events.
-     */
-    private Batch encode(List<? extends EventMessage<?>> messages) {
+    /** Validates the whole append before any byte of it is written: only an engine's events, in sequence. */
+    private Append check(List<? extends EventMessage<?>> messages) {
         List<DomainEventMessage<?>> storable = new ArrayList<>(messages.size());
         List<List<EngineEvent>> contents = new ArrayList<>(messages.size());
+        Map<String, Long> next = new HashMap<>();
         int lines = 0;
         for (EventMessage<?> message : messages) {
-            DomainEventMessage<?> domain = storable(message);
+            DomainEventMessage<?> domain = AppendChecks.storable(message);
             List<EngineEvent> events = StoreLines.eventsOf(domain);
             if (events.isEmpty()) {
                 throw new IllegalArgumentException("a message with no events cannot be stored: " + message);
@@ -135,86 +164,84 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             if (index.lastSeq() == 0 && lines == 0 && !(events.get(0) instanceof EngineConfigured)) {
                 throw new IllegalArgumentException("a store's first event must be EngineConfigured, not " + events.get(0));
             }
+            String aggregateId = domain.getAggregateIdentifier();
+            long expected = next.computeIfAbsent(aggregateId, index::nextSequence);
+            AppendChecks.checkSequence(domain, expected);
+            next.put(aggregateId, expected + 1);
             storable.add(domain);
             contents.add(events);
             lines += events.size();
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(lines * 256);
+        return new Append(storable, contents, lines);
+    }
+
+    /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
+    private void write(Append append) {
+        int lines = append.lines();
         long[] offsets = new long[lines];
         String[] aggregateIds = new String[lines];
         boolean[] starts = new boolean[lines];
-        Map<String, Long> next = new HashMap<>();
+        encoder.reset();
         long seq = index.lastSeq();
         int line = 0;
-        for (int m = 0; m < storable.size(); m++) {
-            DomainEventMessage<?> message = storable.get(m);
-            String aggregateId = message.getAggregateIdentifier();
-            long expected = next.computeIfAbsent(aggregateId, index::nextSequence);
-            checkSequence(message, expected);
-            next.put(aggregateId, expected + 1);
-            List<EngineEvent> events = contents.get(m);
+        for (int m = 0; m < append.messages().size(); m++) {
+            DomainEventMessage<?> message = append.messages().get(m);
+            List<EngineEvent> events = append.contents().get(m);
             StoreLines.MessageEnvelope envelope = StoreLines.MessageEnvelope.of(message);
             for (int part = 0; part < events.size(); part++, line++) {
-                offsets[line] = end + bytes.size();
-                aggregateIds[line] = aggregateId;
+                offsets[line] = end + encoder.position();
+                aggregateIds[line] = message.getAggregateIdentifier();
                 starts[line] = part == 0;
-                bytes.writeBytes(StoreLines.encode(++seq, envelope, events.get(part), part, lines - 1 - line));
+                StoreLines.encode(encoder, ++seq, envelope, events.get(part), part, lines - 1 - line);
             }
         }
-        return new Batch(bytes.toByteArray(), offsets, aggregateIds, starts);
-    }
-
-    private static DomainEventMessage<?> storable(EventMessage<?> event) {
-        if (!(event instanceof DomainEventMessage<?> message) || message.getAggregateIdentifier() == null) {
-            throw new IllegalArgumentException("only an aggregate's events can be stored, not " + event);
-        }
-        return message;
-    }
-
-    /** The checks Axon's engines make with a unique key on (aggregate, sequence number), plus no gaps. */
-    private static void checkSequence(DomainEventMessage<?> message, long expected) {
-        long actual = message.getSequenceNumber();
-        String aggregateId = message.getAggregateIdentifier();
-        if (actual == expected) {
-            return;
-        }
-        if (actual == 0) {
-            throw new AggregateStreamCreationException(format("Cannot reuse aggregate identifier [%s] to create aggregate"
-                    + " [%s] since identifiers need to be unique.", aggregateId, message.getType()));
-        }
-        if (actual < expected) {
-            throw new ConcurrencyException(format("An event for aggregate [%s] at sequence [%d] was already inserted",
-                    aggregateId, actual));
-        }
-        throw new ConcurrencyException(format("An event for aggregate [%s] at sequence [%d] cannot be appended:"
-                + " the next sequence number is [%d]", aggregateId, actual, expected));
-    }
-
-    private void write(Batch batch) {
         long position;
         try {
-            position = storeFile.write(batch.bytes(), end);
+            position = storeFile.write(encoder.bytes(), end);
         } catch (IOException e) {
             undo(e);
             throw new EventStoreException("cannot append to " + file + ": " + e, e);
         }
-        for (int i = 0; i < batch.offsets().length; i++) {
-            index.add(batch.offsets()[i], batch.aggregateIds()[i], batch.starts()[i]);
+        for (int i = 0; i < lines; i++) {
+            index.add(offsets[i], aggregateIds[i], starts[i]);
         }
         end = position;
         long now = System.nanoTime();
-        if (!fsync.forceAfterAppend(lastForceNanos, now)) {
-            unforced = true;
+        if (fsync.forceAfterAppend(lastForceNanos, now)) {
+            force(now);
             return;
         }
+        unforced = true;
+        if (fsync instanceof FsyncPolicy.Interval interval && !forceScheduled) {
+            // Forced at most one period after this append even if no append follows it.
+            forceScheduled = true;
+            writer.later(this::forceLater, Math.max(0, lastForceNanos + interval.period().toNanos() - now));
+        }
+    }
+
+    private void force(long now) {
+        long seq = index.lastSeq();
         try {
             storeFile.force();
             lastForceNanos = now;
             unforced = false;
+            forcedSeq = seq;
         } catch (IOException e) {
             // After a failed fsync the kernel may have dropped the pages: nothing can be promised any more.
             broken = "forcing " + file + " to disk failed: " + e;
             throw new EventStoreException(broken, e);
+        }
+    }
+
+    /** The delayed force of {@code interval:MS}, on the writer thread. */
+    private void forceLater() {
+        forceScheduled = false;
+        if (unforced && broken == null) {
+            try {
+                force(System.nanoTime());
+            } catch (EventStoreException e) {
+                LOG.error("{}", e.getMessage()); // the next append reports it to its caller
+            }
         }
     }
 
@@ -348,6 +375,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             return;
         }
         closed = true;
+        writer.close();
         try {
             if (unforced && broken == null && fsync.forceOnClose()) {
                 storeFile.force();

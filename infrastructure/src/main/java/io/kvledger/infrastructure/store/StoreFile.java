@@ -40,9 +40,9 @@ final class StoreFile implements AutoCloseable {
 
     /**
      * Opens and locks the file, creating it and its missing directories when missing (then forcing its
-     * directory unless {@code durableCreate} is false), and runs the scan, cutting a torn end.
+     * directory unless {@code durable} is false), and runs the scan, cutting a torn end.
      */
-    static Opened open(Path path, boolean durableCreate) {
+    static Opened open(Path path, boolean durable) {
         boolean created = !Files.exists(path);
         FileChannel channel;
         try {
@@ -56,7 +56,7 @@ final class StoreFile implements AutoCloseable {
         }
         try {
             StoreFile file = new StoreFile(path, channel, lock(channel, path));
-            if (created && durableCreate) {
+            if (created && durable) {
                 forceDirectory(path);
             }
             StoreScan.Result scan = StoreScan.run(channel, path);
@@ -64,6 +64,8 @@ final class StoreFile implements AutoCloseable {
                 channel.truncate(scan.end());
                 channel.force(true);
                 LOG.warn("{}: recovered from a torn end: {}", path, scan.report());
+            } else if (durable) {
+                channel.force(false); // what an earlier process wrote but never forced counts as forced from here on
             }
             return new Opened(file, scan);
         } catch (IOException | RuntimeException e) {
@@ -82,9 +84,8 @@ final class StoreFile implements AutoCloseable {
         return path;
     }
 
-    /** Writes all of {@code bytes} at {@code position}; returns the position after them. */
-    long write(byte[] bytes, long position) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    /** Writes all of {@code buffer}'s remaining bytes at {@code position}; returns the position after them. */
+    long write(ByteBuffer buffer, long position) throws IOException {
         long at = position;
         while (buffer.hasRemaining()) {
             at += channel.write(buffer, at);

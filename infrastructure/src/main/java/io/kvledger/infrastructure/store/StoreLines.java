@@ -1,13 +1,14 @@
 package io.kvledger.infrastructure.store;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.log.Envelope;
 import io.kvledger.infrastructure.log.LogEntry;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
@@ -48,36 +49,38 @@ final class StoreLines {
         throw new IllegalArgumentException("only engine events can be stored, not " + message.getPayloadType().getName());
     }
 
-    /**
-     * What every line of one message shares in its envelope, formatted once: a step's message has
-     * hundreds of lines.
-     */
-    record MessageEnvelope(String head, String openEventId, String tail) {
+    /** What every line of one message shares in its envelope, formatted once: a step's message has hundreds of lines. */
+    record MessageEnvelope(String aggregateId, long sequenceNumber, String eventId, String timestamp) {
 
         static MessageEnvelope of(DomainEventMessage<?> message) {
-            String head = "{\"aggregateId\": " + EventJson.quoted(message.getAggregateIdentifier())
-                    + ", \"sequenceNumber\": " + message.getSequenceNumber() + ", \"eventId\": ";
-            String tail = ", \"timestamp\": \"" + message.getTimestamp() + "\", \"revision\": \""
-                    + Envelope.CURRENT_REVISION + "\"";
-            String id = EventJson.quoted(message.getIdentifier());
-            return new MessageEnvelope(head, id.substring(0, id.length() - 1), tail);
+            return new MessageEnvelope(message.getAggregateIdentifier(), message.getSequenceNumber(),
+                    message.getIdentifier(), message.getTimestamp().toString());
         }
     }
 
-    /** The bytes of line {@code part} of a message, newline included. */
-    static byte[] encode(long seq, MessageEnvelope message, EngineEvent event, int part, int batchRemaining) {
-        StringBuilder line = new StringBuilder(256);
-        EventJson.appendOpen(line, seq, event);
-        line.append(", \"envelope\": ").append(message.head())
-                .append(message.openEventId()).append(part == 0 ? "" : "#" + part).append('"')
-                .append(message.tail());
-        if (part > 0) {
-            line.append(", \"").append(PART).append("\": ").append(part);
+    /** Encodes line {@code part} of a message, newline included. */
+    static void encode(StoreLineEncoder encoder, long seq, MessageEnvelope message, EngineEvent event, int part,
+            int batchRemaining) {
+        encoder.startLine(seq, event);
+        JsonGenerator line = encoder.fields();
+        try {
+            line.writeObjectFieldStart("envelope");
+            line.writeStringField("aggregateId", message.aggregateId());
+            line.writeNumberField("sequenceNumber", message.sequenceNumber());
+            line.writeStringField("eventId", part == 0 ? message.eventId() : message.eventId() + "#" + part);
+            line.writeStringField("timestamp", message.timestamp());
+            line.writeStringField("revision", Envelope.CURRENT_REVISION);
+            if (part > 0) {
+                line.writeNumberField(PART, part);
+            }
+            if (batchRemaining > 0) {
+                line.writeNumberField(BATCH_REMAINING, batchRemaining);
+            }
+            line.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (batchRemaining > 0) {
-            line.append(", \"").append(BATCH_REMAINING).append("\": ").append(batchRemaining);
-        }
-        return line.append("}}\n").toString().getBytes(StandardCharsets.UTF_8);
+        encoder.endLine();
     }
 
     /** The line's place in its message: 0 for the first line (and for a line without the mark). */

@@ -10,8 +10,9 @@ import java.nio.file.Path;
 
 /**
  * The process {@link KillDuringAppendTest} kills: it steps a ledger over a file store forever and,
- * after each step returns, prints {@code ack SEQ}, the seq of the last event stored, and flushes.
- * An acknowledged seq is a promise the store must keep across a SIGKILL.
+ * after each step returns, prints {@code ack SEQ FORCED}, the seq of the last event stored and the
+ * seq the store has forced to disk, and flushes. An acknowledged seq is a promise the store must keep
+ * across a SIGKILL, under every fsync policy.
  *
  * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS})
  * and the prompt length of {@link SteadyWorkload}.
@@ -33,7 +34,7 @@ public final class AppendingChild {
             out.flush();
             while (!Thread.currentThread().isInterrupted()) {
                 result = ledger.step(workload.next(result));
-                out.println("ack " + store.lastSeq());
+                out.println("ack " + store.lastSeq() + " " + store.forcedSeq());
                 out.flush();
             }
         }
