@@ -299,8 +299,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             until = end;
         }
         // Lines of other aggregates in between are read and skipped; one engine per file has none.
-        Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, firstSeq - 1, until)
-                        .filter(entry -> aggregateIdentifier.equals(entry.envelope().aggregateId())))
+        Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, firstSeq - 1, until))
+                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
                 .<DomainEventMessage<?>>map(StoreLines::domainMessage)
                 .filter(message -> message.getSequenceNumber() <= lastSequence);
         return DomainEventStream.of(events, () -> lastSequence);
@@ -345,8 +345,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
         try (Stream<LogEntry> all = storeFile.entries(0, 0, endSnapshot())) {
-            // The lines of one message share its timestamp, so the first line found begins a message.
-            return all.filter(entry -> !entry.envelope().timestamp().isBefore(dateTime))
+            // Only a message's first line has the envelope, so the first line found begins a message.
+            return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
                     .findFirst()
                     .<TrackingToken>map(entry -> new GlobalSequenceTrackingToken(entry.seq() - 1))
                     .orElseGet(this::createHeadToken);

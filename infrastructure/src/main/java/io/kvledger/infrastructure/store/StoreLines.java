@@ -18,13 +18,18 @@ import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.messaging.MetaData;
 
 /**
- * The store's line: the contract's log line (seq, type, the event's fields at the top level) plus an
- * {@code envelope} with what Axon needs to rebuild the message. One Axon message of a step
- * ({@link StepEvents}) is one line per domain event, all with the message's sequence number; every
- * line after the first has {@code part}, its place in the message, so reading can regroup them. An
- * append of several lines marks every line but its last with {@code batchRemaining}, the lines of the
- * same append still to come, so that opening the file can tell an append cut short at a line boundary
- * from a whole one.
+ * The store's line: the contract's log line (seq, type, the event's fields at the top level). One Axon
+ * message of a step ({@link StepEvents}) is one line per domain event; only its first line carries an
+ * {@code envelope} with what Axon needs to rebuild the message (aggregate id, sequence number, event
+ * id, timestamp, revision), so a step of 600 events pays for it once. The lines after it, up to the
+ * next envelope, belong to the same message. An append's envelope lines also say how many lines of
+ * the same append follow ({@code batchRemaining}, left out when none), so that opening the file can
+ * tell an append cut short at a line boundary from a whole one.
+ *
+ * <p>Stores written before (format 1) have an envelope on every line, with {@code part}, the line's
+ * place in its message, on every line after the first, and {@code batchRemaining} on every line but
+ * an append's last; they are read as they are ({@link #startsMessage}), and new appends to them are
+ * written in the current format.
  *
  * <p>Not kept: Axon's metadata (correlation data of the process that wrote the event) and the
  * aggregate type; events read back have empty metadata and a {@code null} type.
@@ -58,38 +63,51 @@ final class StoreLines {
         }
     }
 
-    /** Encodes line {@code part} of a message, newline included. */
+    /**
+     * Encodes line {@code part} of a message, newline included: the envelope on its first line only,
+     * with the lines of the same append still to come after it.
+     */
     static void encode(StoreLineEncoder encoder, long seq, MessageEnvelope message, EngineEvent event, int part,
             int batchRemaining) {
         encoder.startLine(seq, event);
-        JsonGenerator line = encoder.fields();
-        try {
-            line.writeObjectFieldStart("envelope");
-            line.writeStringField("aggregateId", message.aggregateId());
-            line.writeNumberField("sequenceNumber", message.sequenceNumber());
-            line.writeStringField("eventId", part == 0 ? message.eventId() : message.eventId() + "#" + part);
-            line.writeStringField("timestamp", message.timestamp());
-            line.writeStringField("revision", Envelope.CURRENT_REVISION);
-            if (part > 0) {
-                line.writeNumberField(PART, part);
+        if (part == 0) {
+            JsonGenerator line = encoder.fields();
+            try {
+                line.writeObjectFieldStart("envelope");
+                line.writeStringField("aggregateId", message.aggregateId());
+                line.writeNumberField("sequenceNumber", message.sequenceNumber());
+                line.writeStringField("eventId", message.eventId());
+                line.writeStringField("timestamp", message.timestamp());
+                line.writeStringField("revision", Envelope.CURRENT_REVISION);
+                if (batchRemaining > 0) {
+                    line.writeNumberField(BATCH_REMAINING, batchRemaining);
+                }
+                line.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            if (batchRemaining > 0) {
-                line.writeNumberField(BATCH_REMAINING, batchRemaining);
-            }
-            line.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         encoder.endLine();
     }
 
-    /** The line's place in its message: 0 for the first line (and for a line without the mark). */
+    /**
+     * Whether the line begins an Axon message: it has an envelope, and (format 1) no {@code part}.
+     * Every other line continues the message of the last line that began one.
+     */
+    static boolean startsMessage(LogEntry entry) {
+        return entry.envelope() != null && part(entry) == 0;
+    }
+
+    /** Format 1: the line's place in its message; 0 for the first line and for a line without the mark. */
     static long part(LogEntry entry) {
         JsonNode value = entry.raw().path("envelope").path(PART);
         return value.isIntegralNumber() ? value.longValue() : 0;
     }
 
-    /** How many lines of the same append follow this one: 0 for the last (and for a line without the mark). */
+    /**
+     * How many lines of the same append follow this one, as its envelope says: 0 for an append's last
+     * line and for a line without the mark (in format 2, every line without an envelope).
+     */
     static long batchRemaining(LogEntry entry) {
         JsonNode value = entry.raw().path("envelope").path(BATCH_REMAINING);
         return value.isIntegralNumber() ? value.longValue() : 0;
