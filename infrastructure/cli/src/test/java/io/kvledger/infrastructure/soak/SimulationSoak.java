@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Long simulations, outside the default build (the name does not end in Test): run them with
- * {@code mvn -B -o -Psoak -pl domain,application,infrastructure verify}. The request count of the long
+ * {@code mvn -B -o -Psoak -pl infrastructure/cli -am verify}. The request count of the long
  * run is {@code -Dsoak.requests} (default a million); every check of the simulator runs on every step,
  * and any violation or exception fails with the seed and step.
  */

@@ -84,7 +84,7 @@ class JarProcessTest {
     }
 
     private Result kvledger(String... args) throws IOException, InterruptedException, URISyntaxException {
-        Path jar = Path.of(System.getProperty("kvledger.jar", "../infrastructure/target/kvledger.jar"));
+        Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
         assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", jar.toString()));
