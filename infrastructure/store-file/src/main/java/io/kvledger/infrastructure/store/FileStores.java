@@ -35,6 +35,6 @@ public final class FileStores {
      * called the caller still owns the store.
      */
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
-        return KvLedger.builder().storageEngine(() -> store).closeWith(store);
+        return KvLedger.builder().storageEngine(() -> store).closeWith(store).listener(store.snapshotListener());
     }
 }

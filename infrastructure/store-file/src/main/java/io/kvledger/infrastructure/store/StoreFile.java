@@ -59,7 +59,14 @@ final class StoreFile implements AutoCloseable {
             if (created && durable) {
                 forceDirectory(path);
             }
-            StoreScan.Result scan = StoreScan.run(channel, path);
+            SnapshotFile.Loaded snapshot = SnapshotFile.read(path, channel);
+            if (snapshot.rejected() != null) {
+                LOG.warn("{}; opening from the events instead", snapshot.rejected());
+            }
+            SnapshotFile.Snapshot start = snapshot.snapshot();
+            StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
+                    : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),
+                            start.sequenceNumber() + 1));
             if (scan.report().recovered()) {
                 channel.truncate(scan.end());
                 channel.force(true);
@@ -67,7 +74,7 @@ final class StoreFile implements AutoCloseable {
             } else if (durable) {
                 channel.force(false); // what an earlier process wrote but never forced counts as forced from here on
             }
-            return new Opened(file, scan);
+            return new Opened(file, scan, snapshot);
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel, e);
             if (e instanceof RuntimeException runtime) {
@@ -77,11 +84,15 @@ final class StoreFile implements AutoCloseable {
         }
     }
 
-    record Opened(StoreFile file, StoreScan.Result scan) {
+    record Opened(StoreFile file, StoreScan.Result scan, SnapshotFile.Loaded snapshot) {
     }
 
     Path path() {
         return path;
+    }
+
+    FileChannel channel() {
+        return channel;
     }
 
     /** Writes all of {@code buffer}'s remaining bytes at {@code position}; returns the position after them. */
@@ -153,7 +164,7 @@ final class StoreFile implements AutoCloseable {
     }
 
     /** A new file's name is durable only once its directory is forced. Not every platform allows it. */
-    private static void forceDirectory(Path path) {
+    static void forceDirectory(Path path) {
         Path directory = path.toAbsolutePath().getParent();
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);

@@ -34,9 +34,15 @@ final class StoreScan {
     private record Pending(long offset, String aggregateId, boolean startsMessage) {
     }
 
+    /** Where the scan starts: after line {@code seq}, which ends at byte {@code offset} (a snapshot's). */
+    record Start(long seq, long offset, String aggregateId, long nextSequence) {
+        static final Start BEGINNING = new Start(0, 0, null, 0);
+    }
+
     private final FileChannel channel;
     private final Path file;
-    private final StoreIndex index = new StoreIndex();
+    private final Start start;
+    private final StoreIndex index;
     private long lastPart;
     private String pendingAggregate;
     private final List<Pending> pending = new ArrayList<>();
@@ -46,13 +52,23 @@ final class StoreScan {
     private long batchStartLine;
     private long expectedRemaining = -1;
 
-    private StoreScan(FileChannel channel, Path file) {
+    private StoreScan(FileChannel channel, Path file, Start start) {
         this.channel = channel;
         this.file = file;
+        this.start = start;
+        this.index = start.seq() == 0 ? new StoreIndex()
+                : new StoreIndex(start.seq(), Map.of(start.aggregateId(), start.nextSequence()));
+        this.committedEnd = start.offset();
+        this.committedLines = start.seq();
     }
 
     static Result run(FileChannel channel, Path file) throws IOException {
-        return new StoreScan(channel, file).scan();
+        return run(channel, file, Start.BEGINNING);
+    }
+
+    /** Scans only what follows {@code start}: the lines before it were checked when the snapshot was taken. */
+    static Result run(FileChannel channel, Path file, Start start) throws IOException {
+        return new StoreScan(channel, file, start).scan();
     }
 
     private Result scan() throws IOException {
@@ -85,16 +101,17 @@ final class StoreScan {
     }
 
     private void readLines(long scanEnd) throws IOException {
-        if (scanEnd == 0) {
+        long from = start.offset();
+        if (scanEnd <= from) {
             return;
         }
-        ChannelInputStream in = new ChannelInputStream(channel, 0, scanEnd);
-        EventLogReader reader = new EventLogReader(in);
-        long lineStart = 0;
+        ChannelInputStream in = new ChannelInputStream(channel, from, scanEnd);
+        EventLogReader reader = from == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq());
+        long lineStart = from;
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                accept(entry, lineStart, reader.bytesRead());
-                lineStart = reader.bytesRead();
+                accept(entry, lineStart, from + reader.bytesRead());
+                lineStart = from + reader.bytesRead();
             }
         } catch (MalformedLogException e) {
             if (e.line() > 0) {

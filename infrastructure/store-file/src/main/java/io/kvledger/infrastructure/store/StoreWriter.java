@@ -60,6 +60,11 @@ final class StoreWriter implements AutoCloseable {
         }
     }
 
+    /** Runs {@code task} on the writer thread, after what was handed over before it, without waiting for it. */
+    void submit(Runnable task) {
+        thread.execute(task);
+    }
+
     /** Runs {@code task} on the writer thread after {@code delayNanos}, unless the writer closes first. */
     void later(Runnable task, long delayNanos) {
         thread.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
