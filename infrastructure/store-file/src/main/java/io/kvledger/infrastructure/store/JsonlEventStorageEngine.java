@@ -1,8 +1,10 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.application.StepListener;
 import io.kvledger.application.engine.EngineAggregate;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,8 +24,6 @@ import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An Axon event storage engine over one append-only JSON Lines file that is at the same time the
@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  *       first event, {@code ConcurrencyException} otherwise. Nothing of that append is written.</li>
  *   <li>Only domain events with an {@link EngineEvent} payload are stored, and a store's first event
  *       is an {@link EngineConfigured}, so the file is always a valid log.</li>
- *   <li>Snapshots are not kept ({@link #storeSnapshot} does nothing): the engine aggregate stays in the
- *       facade's cache, so it is folded from the file once per process.</li>
+ *   <li>The engine's state is snapshotted every N events beside the file ({@link SnapshotFile}), from
+ *       the state the facade hands over after each step ({@link #snapshotListener()}); opening uses a
+ *       valid snapshot and reads only the lines after it. Axon's own snapshotter is not used.</li>
  *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s holding a line's seq; {@code mayBlock}
  *       is ignored (a stream ends at the last line written when it was opened).</li>
  *   <li>The file is locked while the store is open: a second store on it, in any process, fails.</li>
@@ -54,44 +55,39 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(JsonlEventStorageEngine.class);
-
     /** An append checked against the store, ready for the writer thread to encode. */
     private record Append(List<DomainEventMessage<?>> messages, List<List<EngineEvent>> contents, int lines) {
     }
 
     private final Path file;
     private final StoreFile storeFile;
-    private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
     private final StoreWriter writer;
     // Written on the writer thread only (while the appending thread waits), read after it finishes.
     private final StoreLineEncoder encoder = new StoreLineEncoder();
     private long end;
-    private long lastForceNanos = System.nanoTime();
-    private boolean unforced;
-    private boolean forceScheduled;
-    private volatile long forcedSeq;
-    private volatile String broken;
+    private final StoreForcing forcing;
     private boolean closed;
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
     private String lastAggregate;
 
-    /** Events between two snapshots when none is given: about 170 steps of 256 decoding requests, 10 MB. */
-    public static final long DEFAULT_SNAPSHOT_EVERY = 100_000;
+    /**
+     * Events between two snapshots when none is given: about 42 steps of 256 decoding requests (2.6 MB
+     * of log), so opening reads at most that many lines after the snapshot.
+     */
+    public static final long DEFAULT_SNAPSHOT_EVERY = 25_000;
 
     private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan,
             SnapshotFile.Loaded snapshot, long snapshotEvery) {
         this.file = storeFile.path();
         this.storeFile = storeFile;
-        this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
         this.end = scan.end();
-        this.forcedSeq = fsync == FsyncPolicy.NEVER ? 0 : index.lastSeq(); // StoreFile.open forced it
         this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName());
+        this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
         this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
         this.lastAggregate = snapshot.snapshot() == null ? null : snapshot.snapshot().engineId();
@@ -139,14 +135,14 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     }
 
     /** The listener a facade over this store is built with, so that the store can snapshot its state. */
-    public io.kvledger.application.StepListener snapshotListener() {
+    public StepListener snapshotListener() {
         return StoreSnapshots.listener(this);
     }
 
     /** The state after the last append (on the appending thread): snapshotted when one is due. */
-    synchronized void offerState(io.kvledger.domain.state.EngineState state) {
+    synchronized void offerState(EngineState state) {
         long seq = index.lastSeq();
-        if (closed || broken != null || lastAggregate == null || !snapshots.due(seq)) {
+        if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
             return;
         }
         StoreSnapshots.Point point = new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, seq, end);
@@ -162,10 +158,6 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return file;
     }
 
-    public FsyncPolicy fsyncPolicy() {
-        return fsync;
-    }
-
     /** The seq of the last event stored (0 when empty): an append that has returned is at or below it. */
     public synchronized long lastSeq() {
         return index.lastSeq();
@@ -178,7 +170,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
      * under {@code never} it stays 0.
      */
     public long forcedSeq() {
-        return forcedSeq;
+        return forcing.forcedSeq();
     }
 
     /** The thread that encodes, writes and forces appends (for measuring its CPU time). */
@@ -256,66 +248,20 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         try {
             position = storeFile.write(encoder.bytes(), end);
         } catch (IOException e) {
-            undo(e);
+            forcing.undo(end, e);
             throw new EventStoreException("cannot append to " + file + ": " + e, e);
         }
         for (int i = 0; i < lines; i++) {
             index.add(offsets[i], aggregateIds[i], starts[i]);
         }
         end = position;
-        long now = System.nanoTime();
-        if (fsync.forceAfterAppend(lastForceNanos, now)) {
-            force(now);
-            return;
-        }
-        unforced = true;
-        if (fsync instanceof FsyncPolicy.Interval interval && !forceScheduled) {
-            // Forced at most one period after this append even if no append follows it.
-            forceScheduled = true;
-            writer.later(this::forceLater, Math.max(0, lastForceNanos + interval.period().toNanos() - now));
-        }
-    }
-
-    private void force(long now) {
-        long seq = index.lastSeq();
-        try {
-            storeFile.force();
-            lastForceNanos = now;
-            unforced = false;
-            forcedSeq = seq;
-        } catch (IOException e) {
-            // After a failed fsync the kernel may have dropped the pages: nothing can be promised any more.
-            broken = "forcing " + file + " to disk failed: " + e;
-            throw new EventStoreException(broken, e);
-        }
-    }
-
-    /** The delayed force of {@code interval:MS}, on the writer thread. */
-    private void forceLater() {
-        forceScheduled = false;
-        if (unforced && broken == null) {
-            try {
-                force(System.nanoTime());
-            } catch (EventStoreException e) {
-                LOG.error("{}", e.getMessage()); // the next append reports it to its caller
-            }
-        }
-    }
-
-    /** Cuts what a failed write left; if even that fails, the store refuses appends until it is reopened. */
-    private void undo(IOException cause) {
-        try {
-            storeFile.truncate(end);
-        } catch (IOException e) {
-            cause.addSuppressed(e);
-            broken = "a failed append to " + file + " could not be undone (reopen the store to cut it): " + cause;
-        }
+        forcing.written(index.lastSeq());
     }
 
     private void ensureWritable() {
         ensureOpen();
-        if (broken != null) {
-            throw new EventStoreException(broken);
+        if (forcing.broken() != null) {
+            throw new EventStoreException(forcing.broken());
         }
     }
 
@@ -436,7 +382,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         throw new IllegalArgumentException("the store's tokens are GlobalSequenceTrackingTokens, not " + token);
     }
 
-    /** Forces what is not forced yet when the policy says so, and releases the file. */
+    /** Lets the writer finish, forces what is not forced yet when the policy says so, and releases the file. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -445,11 +391,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         closed = true;
         writer.close();
         try {
-            if (unforced && broken == null && fsync.forceOnClose()) {
-                storeFile.force();
-            }
-        } catch (IOException e) {
-            throw new EventStoreException("cannot force " + file + " to disk on close: " + e, e);
+            forcing.close();
         } finally {
             storeFile.close();
         }
