@@ -14,8 +14,8 @@ import java.nio.file.Path;
  * seq the store has forced to disk, and flushes. An acknowledged seq is a promise the store must keep
  * across a SIGKILL, under every fsync policy.
  *
- * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS})
- * and the prompt length of {@link SteadyWorkload}.
+ * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS}),
+ * the prompt length of {@link SteadyWorkload} and, optionally, the events between snapshots.
  */
 public final class AppendingChild {
 
@@ -24,7 +24,8 @@ public final class AppendingChild {
 
     public static void main(String[] args) {
         Path file = Path.of(args[0]);
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]));
+        long snapshotEvery = args.length > 3 ? Long.parseLong(args[3]) : JsonlEventStorageEngine.DEFAULT_SNAPSHOT_EVERY;
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]), snapshotEvery);
         int promptTokens = Integer.parseInt(args[2]);
         PrintStream out = System.out;
         try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rounds take the fsync policies in turn ({@code never}, {@code interval:5}, {@code always}):
  * surviving a process kill must not depend on fsync, and under {@code always} every acknowledged
  * step was also forced before it was acknowledged. Steps are tens of kilobytes, so a kill can land
- * inside a write that spans pages.
+ * inside a write that spans pages; the store snapshots every few steps, so a kill can land inside a
+ * snapshot's write too, and the store must still open from a whole snapshot.
  *
  * <p>Three rounds by default; {@code -Dkvledger.killRounds=N} runs N and {@code -Dkvledger.killPromptTokens=T}
  * makes steps bigger (stress runs, not for the suite).
@@ -50,6 +51,8 @@ class KillDuringAppendTest {
 
     private static final int ACKNOWLEDGED_STEPS = 300;
     private static final List<String> POLICIES = List.of("never", "interval:5", "always");
+    /** A snapshot every few steps, so that a kill also lands while one is written. */
+    private static final long SNAPSHOT_EVERY = 500;
     /** About 14 KB a step: a write that spans pages. */
     private static final int PROMPT_TOKENS = Integer.getInteger("kvledger.killPromptTokens", 256);
 
@@ -71,7 +74,7 @@ class KillDuringAppendTest {
         Path stderr = dir.resolve("child-" + round + ".stderr");
         String policy = POLICIES.get((round - 1) % POLICIES.size());
         Process child = new ProcessBuilder(javaCommand(AppendingChild.class.getName(), file.toString(), policy,
-                String.valueOf(PROMPT_TOKENS)))
+                String.valueOf(PROMPT_TOKENS), String.valueOf(SNAPSHOT_EVERY)))
                 .redirectError(stderr.toFile())
                 .start();
         long acknowledged = 0;
@@ -113,6 +116,8 @@ class KillDuringAppendTest {
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {
             report = store.recoveryReport();
             stored = store.lastSeq();
+            // A kill inside a snapshot's write leaves the one before it, whole (it is renamed into place).
+            assertTrue(store.openedFromSnapshot(), "opened from a snapshot: " + store.snapshotRejected());
         }
         assertTrue(stored >= acknowledged, "stored " + stored + " < acknowledged " + acknowledged + "; " + report);
 
