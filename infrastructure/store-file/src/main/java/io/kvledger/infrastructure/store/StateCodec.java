@@ -22,6 +22,7 @@ import io.vavr.Tuple;
 import io.vavr.Tuple2;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.Map;
+import io.vavr.collection.Queue;
 import io.vavr.collection.TreeMap;
 import io.vavr.collection.TreeSet;
 import io.vavr.collection.Traversable;
@@ -33,8 +34,8 @@ import java.util.List;
 
 /**
  * The engine's state as JSON, for snapshots: the domain's records field by field (their record
- * components, nothing derived), Vavr's maps as arrays of {@code [key, value]} pairs and its sequences
- * and sets as arrays. Reading fails on anything unknown, so a snapshot of another shape is refused,
+ * components, nothing derived), Vavr's maps as arrays of {@code [key, value]} pairs and its sequences,
+ * queues and sets as arrays. Reading fails on anything unknown, so a snapshot of another shape is refused,
  * not half read.
  */
 final class StateCodec {
@@ -92,7 +93,7 @@ final class StateCodec {
                 if (raw == HashMap.class || raw == TreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
                 }
-                if (raw == Vector.class || raw == TreeSet.class) {
+                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class) {
                     return new ElementsReader(raw, type.containedType(0));
                 }
                 return super.findBeanDeserializer(type, config, bean);
@@ -149,6 +150,9 @@ final class StateCodec {
             List<Object> elements = new ArrayList<>();
             while (in.nextToken() != JsonToken.END_ARRAY) {
                 elements.add(context.readValue(in, elementType));
+            }
+            if (kind == Queue.class) {
+                return Queue.ofAll(elements);
             }
             return kind == Vector.class ? Vector.ofAll(elements)
                     : TreeSet.ofAll((Comparator) Comparator.naturalOrder(), (Iterable) elements);
