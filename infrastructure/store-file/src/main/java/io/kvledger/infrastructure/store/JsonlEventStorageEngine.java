@@ -71,6 +71,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     private boolean closed;
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
+    private final boolean openedFromSnapshot;
     private String lastAggregate;
 
     /**
@@ -90,6 +91,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
         this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
+        this.openedFromSnapshot = snapshot.snapshot() != null;
         this.lastAggregate = snapshot.snapshot() == null ? null : snapshot.snapshot().engineId();
     }
 
@@ -118,7 +120,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery);
     }
 
-    /** Why the snapshot beside the file was not used on open; {@code null} when it was, or when there was none. */
+    /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
     public String snapshotRejected() {
         return snapshotRejected;
     }
@@ -131,7 +133,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     /** Whether the store opened from a snapshot (reading only the lines after it). */
     public boolean openedFromSnapshot() {
-        return index.baseSeq() > 0;
+        return openedFromSnapshot;
+    }
+
+    /** The seq of the last line the index no longer holds (lines after the latest snapshot are indexed). */
+    synchronized long indexBaseSeq() {
+        return index.baseSeq();
     }
 
     /** The listener a facade over this store is built with, so that the store can snapshot its state. */
@@ -141,6 +148,10 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     /** The state after the last append (on the appending thread): snapshotted when one is due. */
     synchronized void offerState(EngineState state) {
+        SnapshotFile.Snapshot written = snapshots.latest();
+        if (written != null) {
+            index.rebase(written.seq()); // what the written snapshot covers is read from the file's start if ever
+        }
         long seq = index.lastSeq();
         if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
             return;
@@ -152,10 +163,6 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     /** What opening cut from the end of the file; {@link RecoveryReport#CLEAN} when nothing. */
     public RecoveryReport recoveryReport() {
         return recovery;
-    }
-
-    public Path file() {
-        return file;
     }
 
     /** The seq of the last event stored (0 when empty): an append that has returned is at or below it. */

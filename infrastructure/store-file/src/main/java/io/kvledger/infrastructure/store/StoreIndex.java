@@ -18,9 +18,9 @@ import java.util.OptionalLong;
  */
 final class StoreIndex {
 
-    private final long baseSeq;
-    private final Map<String, Long> baseNext;
-    private final LongList offsets = new LongList();
+    private long baseSeq;
+    private Map<String, Long> baseNext;
+    private LongList offsets = new LongList();
     private final Map<String, LongList> aggregates = new HashMap<>();
 
     /** An index of a whole file. */
@@ -32,6 +32,36 @@ final class StoreIndex {
     StoreIndex(long baseSeq, Map<String, Long> baseNext) {
         this.baseSeq = baseSeq;
         this.baseNext = Map.copyOf(baseNext);
+    }
+
+    /**
+     * Forgets the lines up to {@code seq}, which end a message of the index's only aggregate (a
+     * snapshot was taken after it), so that the index holds only the lines after the latest snapshot
+     * however long the store runs. Does nothing when the index holds several aggregates.
+     */
+    void rebase(long seq) {
+        if (seq <= baseSeq || seq > lastSeq() || aggregates.size() != 1) {
+            return;
+        }
+        Map.Entry<String, LongList> only = aggregates.entrySet().iterator().next();
+        LongList starts = only.getValue();
+        int kept = 0;
+        while (kept < starts.size() && starts.get(starts.size() - 1 - kept) > seq) {
+            kept++;
+        }
+        long nextAtSeq = nextSequence(only.getKey()) - kept;
+        LongList keptStarts = new LongList();
+        for (int i = starts.size() - kept; i < starts.size(); i++) {
+            keptStarts.add(starts.get(i));
+        }
+        LongList keptOffsets = new LongList();
+        for (long line = seq + 1; line <= lastSeq(); line++) {
+            keptOffsets.add(offsetOf(line));
+        }
+        offsets = keptOffsets;
+        aggregates.put(only.getKey(), keptStarts);
+        baseNext = Map.of(only.getKey(), nextAtSeq);
+        baseSeq = seq;
     }
 
     /** The seq of the last line not indexed (0 for an index of the whole file). */

@@ -63,6 +63,24 @@ class StoreSnapshotTest {
     }
 
     @Test
+    void theIndexHoldsOnlyTheLinesAfterTheLatestSnapshotAndEarlierReadsStillWork() throws Exception {
+        Path file = dir.resolve("store.jsonl");
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, EVERY);
+                KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
+            Workload workload = new Workload(0);
+            for (int i = 0; i < 40; i++) {
+                workload.observe(ledger.step(workload.next()));
+            }
+            assertTrue(store.indexBaseSeq() > store.lastSeq() - 3 * EVERY, "index base " + store.indexBaseSeq());
+            assertEquals(events(file), store.readEvents("engine").asStream()
+                    .flatMap(m -> ((io.kvledger.application.engine.StepEvents) m.getPayload()).events().stream()).toList(),
+                    "a load from the first event reads the file from its start");
+            assertEquals(store.lastSeq(), store.readEvents(null, false).count() == 0 ? 0
+                    : store.readEvents(null, false).reduce((a, b) -> b).orElseThrow().trackingToken().position().getAsLong());
+        }
+    }
+
+    @Test
     void resumingFromASnapshotGoesOnAsResumingFromTheEvents() throws Exception {
         Path withSnapshot = dir.resolve("a.jsonl");
         run(withSnapshot, 0, 30);
