@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.store;
+package io.kvledger.application.axon;
 
 import java.time.Instant;
 import java.util.List;
