@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.store;
+package io.kvledger.testkit.store;
 
 import io.kvledger.application.engine.StepEvents;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,8 +33,12 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Payloads are engine events and each aggregate starts with {@code EngineConfigured}, as the
  * ledger's own streams do, so that a store holding only the contract's log can take part.
+ *
+ * <p>Public in {@code kvledger-testkit}: a store of a user's own (behind a
+ * {@code LedgerStoreProvider}) is held to it by a test class that extends it and supplies the engine;
+ * {@link SequenceGuardingEngineContract} adds what a durable store must also refuse.
  */
-abstract class EventStorageEngineContract {
+public abstract class EventStorageEngineContract {
 
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00.123456789Z");
 
@@ -48,17 +52,17 @@ abstract class EventStorageEngineContract {
     }
 
     @BeforeEach
-    void open() throws Exception {
+    public void open() throws Exception {
         engine = createEngine();
     }
 
     @AfterEach
-    void close() throws Exception {
+    public void close() throws Exception {
         closeEngine(engine);
     }
 
     @Test
-    void anEmptyStoreHasNoEvents() {
+    public void anEmptyStoreHasNoEvents() {
         assertEquals(List.of(), read("a", 0));
         assertEquals(Optional.empty(), engine.lastSequenceNumberFor("a"));
         assertEquals(List.of(), track(null));
@@ -67,7 +71,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void appendedEventsAreReadBackByAggregateWholeAndInOrder() {
+    public void appendedEventsAreReadBackByAggregateWholeAndInOrder() {
         List<DomainEventMessage<?>> a = List.of(event("a", 0), event("a", 1), event("a", 2));
         List<DomainEventMessage<?>> b = List.of(event("b", 0), event("b", 1));
         engine.appendEvents(a.get(0), b.get(0));
@@ -80,7 +84,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void readingFromASequenceNumberSkipsTheEventsBeforeIt() {
+    public void readingFromASequenceNumberSkipsTheEventsBeforeIt() {
         List<DomainEventMessage<?>> a = List.of(event("a", 0), event("a", 1), event("a", 2), event("a", 3));
         engine.appendEvents(a);
 
@@ -89,7 +93,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void theLastSequenceNumberIsTheHighestStored() {
+    public void theLastSequenceNumberIsTheHighestStored() {
         engine.appendEvents(event("a", 0), event("a", 1), event("b", 0));
         engine.appendEvents(event("a", 2));
 
@@ -99,7 +103,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void aTrackingReadYieldsEveryEventInAppendOrderWithIncreasingTokens() {
+    public void aTrackingReadYieldsEveryEventInAppendOrderWithIncreasingTokens() {
         List<DomainEventMessage<?>> appended = List.of(event("a", 0), event("b", 0), event("a", 1), event("b", 1));
         engine.appendEvents(appended.subList(0, 2));
         engine.appendEvents(appended.subList(2, 4));
@@ -115,7 +119,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void aTrackingReadFromATokenYieldsOnlyTheEventsAfterIt() {
+    public void aTrackingReadFromATokenYieldsOnlyTheEventsAfterIt() {
         List<DomainEventMessage<?>> appended = List.of(event("a", 0), event("a", 1), event("a", 2), event("b", 0));
         engine.appendEvents(appended);
         TrackingToken second = track(null).get(1).trackingToken();
@@ -127,7 +131,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void theTailTokenReadsEverythingAndTheHeadTokenOnlyWhatComesLater() {
+    public void theTailTokenReadsEverythingAndTheHeadTokenOnlyWhatComesLater() {
         engine.appendEvents(event("a", 0), event("a", 1));
         TrackingToken tail = engine.createTailToken();
         TrackingToken head = engine.createHeadToken();
@@ -140,7 +144,7 @@ abstract class EventStorageEngineContract {
     }
 
     @Test
-    void aTokenAtAnInstantStartsAtTheFirstEventRecordedAtOrAfterIt() {
+    public void aTokenAtAnInstantStartsAtTheFirstEventRecordedAtOrAfterIt() {
         engine.appendEvents(event("a", 0, T0), event("a", 1, T0.plusSeconds(1)), event("a", 2, T0.plusSeconds(2)));
 
         List<TrackedEventMessage<?>> fromSecond = track(engine.createTokenAt(T0.plusSeconds(1)));
@@ -153,17 +157,17 @@ abstract class EventStorageEngineContract {
 
     // ----- helpers
 
-    protected static DomainEventMessage<?> event(String aggregateId, long sequenceNumber) {
+    public static DomainEventMessage<?> event(String aggregateId, long sequenceNumber) {
         return new GenericDomainEventMessage<>("EngineAggregate", aggregateId, sequenceNumber, payload(aggregateId, sequenceNumber));
     }
 
-    protected static DomainEventMessage<?> event(String aggregateId, long sequenceNumber, Instant timestamp) {
+    public static DomainEventMessage<?> event(String aggregateId, long sequenceNumber, Instant timestamp) {
         return new GenericDomainEventMessage<>("EngineAggregate", aggregateId, sequenceNumber,
                 payload(aggregateId, sequenceNumber), MetaData.emptyInstance(), aggregateId + "-" + sequenceNumber, timestamp);
     }
 
     /** An aggregate's first event configures it; later ones register distinct requests. */
-    protected static EngineEvent payload(String aggregateId, long sequenceNumber) {
+    public static EngineEvent payload(String aggregateId, long sequenceNumber) {
         if (sequenceNumber == 0) {
             return EngineConfigured.of(EngineConfig.DEFAULTS.withGpuBlockSize(1 + Math.abs(aggregateId.hashCode() % 64)));
         }
@@ -185,7 +189,7 @@ abstract class EventStorageEngineContract {
     }
 
     /** Equal as the ledger needs them: identity, position, time and payload (not metadata or aggregate type). */
-    protected static void assertSameEvents(List<? extends DomainEventMessage<?>> expected, List<? extends DomainEventMessage<?>> actual) {
+    public static void assertSameEvents(List<? extends DomainEventMessage<?>> expected, List<? extends DomainEventMessage<?>> actual) {
         assertEquals(expected.size(), actual.size(), "number of events");
         for (int i = 0; i < expected.size(); i++) {
             DomainEventMessage<?> e = expected.get(i);
@@ -203,7 +207,7 @@ abstract class EventStorageEngineContract {
      * The domain events a payload carries. A store keeps domain events, not Axon's framing: the file
      * store reads every message back as a {@link StepEvents}, whatever single event it was appended as.
      */
-    protected static Object domainEvents(Object payload) {
+    public static Object domainEvents(Object payload) {
         if (payload instanceof StepEvents step) {
             return step.events();
         }

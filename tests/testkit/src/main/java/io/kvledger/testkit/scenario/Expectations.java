@@ -1,4 +1,4 @@
-package io.kvledger.tests.golden;
+package io.kvledger.testkit.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code match} (the next event after the previous match that has all the given fields), {@code none},
  * {@code count} with {@code n}, and {@code exit}.
  */
-final class Expectations {
+public final class Expectations {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Numbers compare by value, so {@code 1} and {@code 1L} are equal however they were parsed. */
@@ -34,7 +34,8 @@ final class Expectations {
         this.checks = checks;
     }
 
-    static Expectations read(Path file) throws IOException {
+    /** Reads an expectation file, one check a non-blank line. */
+    public static Expectations read(Path file) throws IOException {
         List<JsonNode> checks = new ArrayList<>();
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             if (!line.isBlank()) {
@@ -44,7 +45,8 @@ final class Expectations {
         return new Expectations(checks);
     }
 
-    static List<JsonNode> readLog(Path log) throws IOException {
+    /** Reads an event log, one JSON object a line. */
+    public static List<JsonNode> readLog(Path log) throws IOException {
         List<JsonNode> events = new ArrayList<>();
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             events.add(MAPPER.readTree(line));
@@ -53,7 +55,7 @@ final class Expectations {
     }
 
     /** Every failed check, each naming its line of the expectation file; empty when all hold. */
-    List<String> failures(List<JsonNode> events, int exitCode) {
+    public List<String> failures(List<JsonNode> events, int exitCode) {
         List<String> failures = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < checks.size(); i++) {
@@ -97,7 +99,7 @@ final class Expectations {
     }
 
     /** The event has every field of the pattern with an equal value; lists and objects compare whole. */
-    static boolean matches(JsonNode event, JsonNode pattern) {
+    public static boolean matches(JsonNode event, JsonNode pattern) {
         Iterator<Map.Entry<String, JsonNode>> fields = pattern.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();

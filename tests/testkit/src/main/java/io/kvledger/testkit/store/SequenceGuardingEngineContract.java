@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.store;
+package io.kvledger.testkit.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
  * number), no gaps, and an append that is refused whole. Axon's JDBC engines get this from a unique key;
  * a second writer of the same engine (another process, a stale cache) is refused instead of forking it.
  */
-abstract class SequenceGuardingEngineContract extends EventStorageEngineContract {
+public abstract class SequenceGuardingEngineContract extends EventStorageEngineContract {
 
     @Test
-    void aDuplicateSequenceNumberIsRefusedAndNothingOfItsAppendIsStored() {
+    public void aDuplicateSequenceNumberIsRefusedAndNothingOfItsAppendIsStored() {
         engine.appendEvents(event("a", 0), event("a", 1));
 
         assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("b", 0), event("a", 1)));
@@ -30,7 +30,7 @@ abstract class SequenceGuardingEngineContract extends EventStorageEngineContract
     }
 
     @Test
-    void aSecondFirstEventOfAnAggregateIsRefusedAsAStreamCreation() {
+    public void aSecondFirstEventOfAnAggregateIsRefusedAsAStreamCreation() {
         engine.appendEvents(event("a", 0), event("a", 1));
 
         assertThrows(AggregateStreamCreationException.class, () -> engine.appendEvents(event("a", 0)));
@@ -38,14 +38,14 @@ abstract class SequenceGuardingEngineContract extends EventStorageEngineContract
     }
 
     @Test
-    void aDuplicateWithinOneAppendIsRefused() {
+    public void aDuplicateWithinOneAppendIsRefused() {
 
         assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("a", 0), event("a", 1), event("a", 1)));
         assertEquals(Optional.empty(), engine.lastSequenceNumberFor("a"));
     }
 
     @Test
-    void aGapInAnAggregatesSequenceIsRefused() {
+    public void aGapInAnAggregatesSequenceIsRefused() {
         engine.appendEvents(event("a", 0));
 
         assertThrows(ConcurrencyException.class, () -> engine.appendEvents(event("a", 2)));
