@@ -46,7 +46,6 @@ import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensAppended;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +55,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReleaseTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

@@ -45,14 +45,13 @@ import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Contract section 4, Lookup ({@code MatchPrefix}): hits, deferrals, {@code c = L}, touches. */
 class LookupTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

@@ -42,7 +42,6 @@ import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensComputed;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +52,7 @@ import org.junit.jupiter.api.Test;
  */
 class ResetCacheTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

@@ -1,8 +1,5 @@
 package io.kvledger.application.engine;
 
-import static org.axonframework.test.matchers.Matchers.andNoMore;
-import static org.axonframework.test.matchers.Matchers.exactSequenceOf;
-import static org.axonframework.test.matchers.Matchers.payloadsMatching;
 
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
@@ -19,21 +16,16 @@ import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.state.BlockHashes;
+import io.kvledger.testkit.EventMatcher;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.stream.IntStream;
-import org.axonframework.messaging.Message;
-import org.axonframework.test.aggregate.AggregateTestFixture;
-import org.axonframework.test.matchers.Matchers;
-import org.hamcrest.Description;
-import org.hamcrest.Matcher;
-import org.hamcrest.TypeSafeMatcher;
 
 /**
- * Given-when-then vocabulary for {@link EngineAggregate} tests: configurations, the given-part events,
- * the step that is the when-part, chunk keys, and matchers for events whose message is free prose.
+ * Given-when-then vocabulary for the engine's rule tests: configurations, the given-part events, the
+ * step that is the when-part, chunk keys, and matchers for events whose message is free prose. The
+ * fixture is the public testkit's ({@link RuleFixture}), so every rule test runs through it.
  */
 final class EngineFixtures {
 
@@ -49,25 +41,25 @@ final class EngineFixtures {
     private EngineFixtures() {
     }
 
-    static AggregateTestFixture<EngineAggregate> newFixture() {
-        // The fixture's replay-equals-live check (reportIllegalStateChange) stays on, as by default.
-        return new AggregateTestFixture<>(EngineAggregate.class);
+    static RuleFixture newFixture() {
+        // The testkit checks replay equals live after every step: the domain fold and a resumed ledger.
+        return new RuleFixture();
     }
 
     // ---- when ------------------------------------------------------------------------------------
 
     /** One scheduler step; the commands get lines 1, 2, ... in order. */
-    static ExecuteStep step(EngineCommand... commands) {
+    static List<StepEntry> step(EngineCommand... commands) {
         List<StepEntry> entries = new ArrayList<>();
         for (int i = 0; i < commands.length; i++) {
             entries.add(new StepEntry(i + 1, commands[i]));
         }
-        return new ExecuteStep(ENGINE, entries);
+        return entries;
     }
 
     /** One scheduler step of commands at given lines. */
-    static ExecuteStep step(StepEntry... entries) {
-        return new ExecuteStep(ENGINE, List.of(entries));
+    static List<StepEntry> step(StepEntry... entries) {
+        return List.of(entries);
     }
 
     static StepEntry line(long line, EngineCommand command) {
@@ -183,97 +175,28 @@ final class EngineFixtures {
 
     /**
      * Exactly these domain events, in this order, and no more. Each item is an expected event (compared
-     * field by field) or a matcher of one (for {@link CommandRejected}, whose message is free prose). A
-     * step publishes its domain events as one {@link StepEvents} message; they are unpacked first.
+     * field by field) or a matcher of one (for {@link CommandRejected}, whose message is free prose).
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    static Matcher<List<Message<?>>> exactly(Object... expected) {
-        Matcher[] matchers = new Matcher[expected.length + 1];
-        for (int i = 0; i < expected.length; i++) {
-            matchers[i] = expected[i] instanceof Matcher<?> m ? m : Matchers.equalTo(expected[i]);
-        }
-        matchers[expected.length] = andNoMore();
-        Matcher<List<Message<?>>> domainEvents = payloadsMatching(exactSequenceOf(matchers));
-        return new TypeSafeMatcher<>() {
-            @Override
-            protected boolean matchesSafely(List<Message<?>> messages) {
-                return domainEvents.matches(unpacked(messages));
-            }
-
-            @Override
-            public void describeTo(Description description) {
-                description.appendText("the domain events of the step: ").appendDescriptionOf(domainEvents);
-            }
-        };
+    static Expected exactly(Object... expected) {
+        return new Expected(List.of(expected));
     }
 
-    /** Each published message's domain events, one message per event. */
-    private static List<Message<?>> unpacked(List<Message<?>> messages) {
-        List<Message<?>> events = new ArrayList<>();
-        for (Message<?> message : messages) {
-            if (message.getPayload() instanceof StepEvents step) {
-                step.events().forEach(e -> events.add(new org.axonframework.eventhandling.GenericEventMessage<>(e)));
-            } else {
-                events.add(message);
-            }
-        }
-        return events;
+    /** The expected events of a step, for {@link RuleFixture.Then#expectEventsMatching}. */
+    record Expected(List<Object> events) {
     }
 
     /** A rejection of a request command, matched by line, command name, code and request id. */
-    static Matcher<Object> rejected(long line, String cmd, RejectionCode code, Object requestId) {
-        return new RejectionMatcher(line, cmd, code, requestId, null);
+    static EventMatcher rejected(long line, String cmd, RejectionCode code, Object requestId) {
+        return EventMatcher.rejected(line, cmd, code, requestId);
     }
 
     /** A rejection of a {@code CompleteTransfer}, matched by line, code and job id. */
-    static Matcher<Object> rejectedJob(long line, RejectionCode code, Object jobId) {
-        return new RejectionMatcher(line, "CompleteTransfer", code, null, jobId);
+    static EventMatcher rejectedJob(long line, RejectionCode code, Object jobId) {
+        return EventMatcher.rejectedJob(line, code, jobId);
     }
 
     /** A rejection of any command, matched by every field but the message. */
-    static Matcher<Object> rejected(long line, String cmd, RejectionCode code, Object requestId, Object jobId) {
-        return new RejectionMatcher(line, cmd, code, requestId, jobId);
-    }
-
-    private static final class RejectionMatcher extends TypeSafeMatcher<Object> {
-
-        private final long line;
-        private final String cmd;
-        private final RejectionCode code;
-        private final Object requestId;
-        private final Object jobId;
-
-        RejectionMatcher(long line, String cmd, RejectionCode code, Object requestId, Object jobId) {
-            this.line = line;
-            this.cmd = cmd;
-            this.code = code;
-            this.requestId = requestId;
-            this.jobId = jobId;
-        }
-
-        @Override
-        protected boolean matchesSafely(Object item) {
-            return item instanceof CommandRejected r
-                    && r.line() == line
-                    && cmd.equals(r.cmd())
-                    && r.code() == code
-                    && sameId(requestId, r.requestId())
-                    && sameId(jobId, r.jobId())
-                    && r.message() != null && !r.message().isBlank();
-        }
-
-        /** Integer ids compare by value whatever their boxed type. */
-        private static boolean sameId(Object expected, Object actual) {
-            if (expected instanceof Number e && actual instanceof Number a) {
-                return e.longValue() == a.longValue();
-            }
-            return Objects.equals(expected, actual);
-        }
-
-        @Override
-        public void describeTo(Description description) {
-            description.appendText("CommandRejected[line=" + line + ", cmd=" + cmd + ", code=" + code
-                    + ", requestId=" + requestId + ", jobId=" + jobId + ", a non-blank message]");
-        }
+    static EventMatcher rejected(long line, String cmd, RejectionCode code, Object requestId, Object jobId) {
+        return EventMatcher.rejected(line, cmd, code, requestId, jobId);
     }
 }

@@ -35,14 +35,13 @@ import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TransferAcknowledged;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Contract section 4, Completion: counting over {@code workers}, failed stores and loads, job codes. */
 class CompletionTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

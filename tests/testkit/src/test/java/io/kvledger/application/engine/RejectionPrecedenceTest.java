@@ -44,7 +44,6 @@ import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +55,7 @@ import org.junit.jupiter.api.Test;
  */
 class RejectionPrecedenceTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

@@ -24,7 +24,6 @@ import io.kvledger.domain.command.RejectTokens;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensComputed;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class InvalidArgumentTest {
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {

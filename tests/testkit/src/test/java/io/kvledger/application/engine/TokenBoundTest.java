@@ -32,7 +32,6 @@ import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import java.util.List;
-import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +44,7 @@ class TokenBoundTest {
     private static final List<Integer> P6 = tokens(1, 6);
     private static final List<Integer> P7 = tokens(1, 7);
 
-    private AggregateTestFixture<EngineAggregate> fixture;
+    private RuleFixture fixture;
 
     @BeforeEach
     void setUp() {
