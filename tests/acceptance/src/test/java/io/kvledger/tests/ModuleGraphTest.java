@@ -44,6 +44,7 @@ class ModuleGraphTest {
         List<String> children = texts(child(pom, "modules"), "module");
         if (children.isEmpty()) {
             modules.put(text(pom, "artifactId"), pom);
+            DIRS.put(pom, ROOT.relativize(dir));
         }
         for (String module : children) {
             collect(dir.resolve(module), modules);
@@ -103,6 +104,41 @@ class ModuleGraphTest {
 
         assertEquals(text(root, "version"), text(bom, "version"));
         assertEquals(published, listed);
+    }
+
+    @Test
+    void everyPackageOfEveryModuleSaysWhatItIsFor() throws Exception {
+        List<Path> missing = new ArrayList<>();
+        int packages = 0;
+        for (Element pom : modules().values()) {
+            Path sources = ROOT.resolve(moduleDir(pom)).resolve("src/main/java");
+            if (!Files.isDirectory(sources)) {
+                continue;
+            }
+            try (var dirs = Files.walk(sources)) {
+                for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+                    boolean hasSources;
+                    try (var files = Files.list(dir)) {
+                        hasSources = files.anyMatch(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java"));
+                    }
+                    if (hasSources) {
+                        packages++;
+                        Path info = dir.resolve("package-info.java");
+                        if (!Files.exists(info) || !Files.readString(info).contains("/**")) {
+                            missing.add(ROOT.relativize(dir));
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(packages > 20, "packages found: " + packages);
+        assertEquals(List.of(), missing, "packages without a documented package-info.java");
+    }
+
+    private static final Map<Element, Path> DIRS = new java.util.IdentityHashMap<>();
+
+    private static Path moduleDir(Element pom) {
+        return DIRS.get(pom);
     }
 
     private static List<String> mermaid() throws Exception {
