@@ -18,6 +18,8 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +35,8 @@ class EmbeddingApiSignatureTest {
 
     /** What a host touches: the facade, its builder, the store choice, the step's input and output. */
     static final List<Class<?>> EMBEDDING_API = List.of(KvLedger.class, KvLedger.Builder.class, LedgerStore.class,
-            StepListener.class, ConfigMismatchException.class, StepResult.class, StepEntry.class, StepFailedException.class);
+            StepListener.class, ConfigMismatchException.class, StepBatcher.class, StepResult.class, StepEntry.class,
+            StepFailedException.class);
 
     @Test
     void noPublicSignatureOfTheEmbeddingApiNamesAnAxonType() {
@@ -42,6 +45,23 @@ class EmbeddingApiSignatureTest {
             leaks.addAll(axonTypesIn(type));
         }
         assertEquals(List.of(), leaks);
+    }
+
+    @Test
+    void everyPublicTypeOfTheApiPackageIsChecked() throws Exception {
+        // A public type added to io.kvledger.application later is part of the API: it must be in the list.
+        Path dir = Path.of(KvLedger.class.getResource("KvLedger.class").toURI()).getParent();
+        List<String> unlisted = new ArrayList<>();
+        try (var files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class") && !f.endsWith("package-info.class")).toList()) {
+                String name = file.getFileName().toString().replace(".class", "");
+                Class<?> type = Class.forName("io.kvledger.application." + name);
+                if (Modifier.isPublic(type.getModifiers()) && !type.isAnonymousClass() && !EMBEDDING_API.contains(type)) {
+                    unlisted.add(type.getName());
+                }
+            }
+        }
+        assertEquals(List.of(), unlisted);
     }
 
     @Test

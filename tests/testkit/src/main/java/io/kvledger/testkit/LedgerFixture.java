@@ -121,7 +121,8 @@ public final class LedgerFixture {
         return new Outcome(result);
     }
 
-    private static void replayEqualsLive(List<EngineEvent> all, EngineState live) {
+    /** Folding every event with the domain's fold gives the live state; package-private so a test can make it fail. */
+    static void replayEqualsLive(List<EngineEvent> all, EngineState live) {
         EngineState folded = EngineFold.fold(all);
         if (!folded.equals(live)) {
             throw new AssertionError("replay differs from live: folding the " + all.size()

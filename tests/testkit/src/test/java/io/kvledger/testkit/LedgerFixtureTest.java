@@ -97,6 +97,17 @@ class LedgerFixtureTest {
     }
 
     @Test
+    void theReplayCheckFailsWhenTheLiveStateIsNotTheFoldOfTheEvents() {
+        List<io.kvledger.domain.event.EngineEvent> events = List.of(EngineConfigured.of(B4), new RequestRegistered("r", 8, PROMPT));
+        io.kvledger.domain.state.EngineState folded = io.kvledger.domain.EngineFold.fold(events);
+
+        LedgerFixture.replayEqualsLive(events, folded);
+        AssertionError error = assertThrows(AssertionError.class,
+                () -> LedgerFixture.replayEqualsLive(events, io.kvledger.domain.state.EngineState.initial(B4)));
+        assertTrue(error.getMessage().startsWith("replay differs from live: folding the 2 given and produced events"), error.getMessage());
+    }
+
+    @Test
     void aHistoryStartsWithItsConfigurationAndEventsComeBeforeCommands() {
         assertThrows(IllegalArgumentException.class, () -> LedgerFixture.fromHistory(List.of(new RequestAborted("r"))));
         assertThrows(IllegalArgumentException.class, () -> LedgerFixture.withDefaults().given(EngineConfigured.of(B4)));
