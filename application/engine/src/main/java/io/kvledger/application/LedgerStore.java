@@ -1,5 +1,6 @@
 package io.kvledger.application;
 
+import io.kvledger.application.axon.BuiltInStores;
 import io.kvledger.application.spi.LedgerStoreProvider;
 import io.kvledger.application.spi.OpenStore;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
 public final class LedgerStore {
 
     private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
+    private static final List<LedgerStoreProvider> BUILT_IN = List.of(new BuiltInStores.InMemory(), new BuiltInStores.Discarding());
 
     private final String location;
     private final Supplier<? extends OpenStore> opener;
@@ -92,7 +94,13 @@ public final class LedgerStore {
     }
 
     private static LedgerStoreProvider provider(String scheme, String location) {
-        List<LedgerStoreProvider> providers = new ArrayList<>();
+        // The engine's own schemes need no class-path scan: every builder starts on mem:.
+        for (LedgerStoreProvider builtIn : BUILT_IN) {
+            if (builtIn.scheme().equals(scheme)) {
+                return builtIn;
+            }
+        }
+        List<LedgerStoreProvider> providers = new ArrayList<>(BUILT_IN);
         ServiceLoader.load(LedgerStoreProvider.class).forEach(providers::add);
         ServiceLoader.load(LedgerStoreProvider.class, LedgerStore.class.getClassLoader()).forEach(providers::add);
         TreeSet<String> known = new TreeSet<>();

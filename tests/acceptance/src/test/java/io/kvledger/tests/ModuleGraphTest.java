@@ -91,6 +91,44 @@ class ModuleGraphTest {
     }
 
     @Test
+    void aModuleDependedOnForOneConcernPullsNoFrameworkOfAnother() throws Exception {
+        Map<String, Element> modules = modules();
+
+        assertEquals(Set.of("io.vavr"), libraryGroups("kvledger-logtools", modules), "the log tools never touch Axon");
+        assertEquals(Set.of("io.vavr", "com.fasterxml.jackson.core"), libraryGroups("kvledger-formats", modules));
+        Set<String> engine = libraryGroups("kvledger-engine", modules);
+        assertTrue(engine.contains("org.axonframework"), engine.toString());
+        assertFalse(engine.contains("info.picocli") || engine.contains("io.micrometer"), "the engine pulls no CLI or metrics: " + engine);
+        Set<String> testkit = libraryGroups("kvledger-testkit", modules);
+        assertFalse(testkit.contains("info.picocli") || testkit.contains("io.micrometer"), testkit.toString());
+    }
+
+    /** The groups of the libraries a module pulls at compile time, through its kvledger modules too. */
+    private static Set<String> libraryGroups(String artifact, Map<String, Element> modules) {
+        Set<String> groups = new TreeSet<>();
+        List<String> todo = new ArrayList<>(List.of(artifact));
+        Set<String> seen = new TreeSet<>();
+        while (!todo.isEmpty()) {
+            String next = todo.remove(todo.size() - 1);
+            if (!seen.add(next)) {
+                continue;
+            }
+            for (Element dependency : children(child(modules.get(next), "dependencies"), "dependency")) {
+                String scope = text(dependency, "scope");
+                if (scope != null && !scope.equals("compile") || "true".equals(text(dependency, "optional"))) {
+                    continue;
+                }
+                if (text(dependency, "groupId").equals("io.kvledger")) {
+                    todo.add(text(dependency, "artifactId"));
+                } else {
+                    groups.add(text(dependency, "groupId"));
+                }
+            }
+        }
+        return groups;
+    }
+
+    @Test
     void theBomListsEveryPublishedModuleAtTheRootsVersion() throws Exception {
         Element root = parse(ROOT.resolve("pom.xml"));
         Element bom = parse(ROOT.resolve("infrastructure/bom/pom.xml"));
