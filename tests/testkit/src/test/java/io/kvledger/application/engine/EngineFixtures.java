@@ -29,9 +29,6 @@ import java.util.stream.IntStream;
  */
 final class EngineFixtures {
 
-    /** The one engine every test drives. */
-    static final String ENGINE = "engine-1";
-
     /** {@code B = 4, F = 1}: a chunk is one block of four tokens. */
     static final EngineConfig B4 = EngineConfig.DEFAULTS.withGpuBlockSize(4);
     /** {@code B = 4, F = 2}: a chunk is two blocks, eight tokens. */
