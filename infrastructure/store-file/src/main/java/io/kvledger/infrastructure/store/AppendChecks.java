@@ -2,6 +2,12 @@ package io.kvledger.infrastructure.store;
 
 import static java.lang.String.format;
 
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
@@ -10,7 +16,37 @@ import org.axonframework.modelling.command.ConcurrencyException;
 /** What an append must pass before any byte of it is written. */
 final class AppendChecks {
 
+    /** An append checked against the store, ready for the writer thread to encode. */
+    record Append(List<DomainEventMessage<?>> messages, List<List<EngineEvent>> contents, int lines) {
+    }
+
     private AppendChecks() {
+    }
+
+    /** Validates the whole append before any byte of it is written: only an engine's events, in sequence. */
+    static Append check(List<? extends EventMessage<?>> messages, StoreIndex index) {
+        List<DomainEventMessage<?>> storable = new ArrayList<>(messages.size());
+        List<List<EngineEvent>> contents = new ArrayList<>(messages.size());
+        Map<String, Long> next = new HashMap<>();
+        int lines = 0;
+        for (EventMessage<?> message : messages) {
+            DomainEventMessage<?> domain = storable(message);
+            List<EngineEvent> events = StoreLines.eventsOf(domain);
+            if (events.isEmpty()) {
+                throw new IllegalArgumentException("a message with no events cannot be stored: " + message);
+            }
+            if (index.lastSeq() == 0 && lines == 0 && !(events.get(0) instanceof EngineConfigured)) {
+                throw new IllegalArgumentException("a store's first event must be EngineConfigured, not " + events.get(0));
+            }
+            String aggregateId = domain.getAggregateIdentifier();
+            long expected = next.computeIfAbsent(aggregateId, index::nextSequence);
+            checkSequence(domain, expected);
+            next.put(aggregateId, expected + 1);
+            storable.add(domain);
+            contents.add(events);
+            lines += events.size();
+        }
+        return new Append(storable, contents, lines);
     }
 
     static DomainEventMessage<?> storable(EventMessage<?> event) {

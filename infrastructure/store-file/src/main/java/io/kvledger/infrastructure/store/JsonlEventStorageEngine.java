@@ -9,10 +9,7 @@ import io.kvledger.infrastructure.log.LogEntry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -44,23 +41,17 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *   <li>The engine's state is snapshotted every N events beside the file ({@link SnapshotFile}), from
  *       the state the facade hands over after each step ({@link #snapshotListener()}); opening uses a
  *       valid snapshot and reads only the lines after it. Axon's own snapshotter is not used.</li>
- *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s holding a line's seq; {@code mayBlock}
- *       is ignored (a stream ends at the last line written when it was opened).</li>
- *   <li>The file is locked while the store is open: a second store on it, in any process, fails.</li>
- *   <li>Several aggregates may share a file, but it is the contract's log of one engine only when it
- *       holds one (as the facade and {@code kvledger run --store} write it); a load reads the file from
- *       the aggregate's first event on, skipping other aggregates' lines.</li>
- *   <li>Not kept: Axon metadata and the aggregate type (see {@link StoreLines}).</li>
+ *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s of a line's seq; {@code mayBlock} is
+ *       ignored. The file is locked while open: a second store on it, in any process, fails.</li>
+ *   <li>Several aggregates may share a file (then it is not one engine's contract log); a load skips
+ *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
 
-    /** An append checked against the store, ready for the writer thread to encode. */
-    private record Append(List<DomainEventMessage<?>> messages, List<List<EngineEvent>> contents, int lines) {
-    }
-
     private final Path file;
     private final StoreFile storeFile;
+    private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
     private final StoreWriter writer;
@@ -84,6 +75,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             SnapshotFile.Loaded snapshot, long snapshotEvery) {
         this.file = storeFile.path();
         this.storeFile = storeFile;
+        this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
         this.end = scan.end();
@@ -165,6 +157,15 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return recovery;
     }
 
+    public Path file() {
+        return file;
+    }
+
+    /** When appends are forced to disk. */
+    public FsyncPolicy fsyncPolicy() {
+        return fsync;
+    }
+
     /** The seq of the last event stored (0 when empty): an append that has returned is at or below it. */
     public synchronized long lastSeq() {
         return index.lastSeq();
@@ -196,7 +197,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         }
         synchronized (this) {
             ensureWritable();
-            Append append = check(events);
+            AppendChecks.Append append = AppendChecks.check(events, index);
             lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
             writer.call(() -> {
                 write(append);
@@ -205,34 +206,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         }
     }
 
-    /** Validates the whole append before any byte of it is written: only an engine's events, in sequence. */
-    private Append check(List<? extends EventMessage<?>> messages) {
-        List<DomainEventMessage<?>> storable = new ArrayList<>(messages.size());
-        List<List<EngineEvent>> contents = new ArrayList<>(messages.size());
-        Map<String, Long> next = new HashMap<>();
-        int lines = 0;
-        for (EventMessage<?> message : messages) {
-            DomainEventMessage<?> domain = AppendChecks.storable(message);
-            List<EngineEvent> events = StoreLines.eventsOf(domain);
-            if (events.isEmpty()) {
-                throw new IllegalArgumentException("a message with no events cannot be stored: " + message);
-            }
-            if (index.lastSeq() == 0 && lines == 0 && !(events.get(0) instanceof EngineConfigured)) {
-                throw new IllegalArgumentException("a store's first event must be EngineConfigured, not " + events.get(0));
-            }
-            String aggregateId = domain.getAggregateIdentifier();
-            long expected = next.computeIfAbsent(aggregateId, index::nextSequence);
-            AppendChecks.checkSequence(domain, expected);
-            next.put(aggregateId, expected + 1);
-            storable.add(domain);
-            contents.add(events);
-            lines += events.size();
-        }
-        return new Append(storable, contents, lines);
-    }
-
     /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
-    private void write(Append append) {
+    private void write(AppendChecks.Append append) {
         int lines = append.lines();
         long[] offsets = new long[lines];
         String[] aggregateIds = new String[lines];
@@ -308,14 +283,13 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             if (first >= next) {
                 return DomainEventStream.empty();
             }
-            // Before the snapshot the store opened from, nothing is indexed: read from the file's start.
+            // Lines before the latest snapshot are not indexed: read from the file start.
             long firstSeq = index.seqOf(aggregateIdentifier, first).orElse(1);
             seqBefore = firstSeq - 1;
             lastSequence = next - 1;
             from = firstSeq == 1 ? 0 : index.offsetOf(firstSeq);
             until = end;
         }
-        // Lines of other aggregates in between are read and skipped; one engine per file has none.
         Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
                 .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
                 .<DomainEventMessage<?>>map(StoreLines::domainMessage)
@@ -325,7 +299,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     @Override
     public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-        long after = Math.max(0, seqOf(trackingToken));
+        long after = Math.max(0, StoreLines.seqOf(trackingToken));
         long from;
         long until;
         boolean indexed;
@@ -377,16 +351,6 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     private synchronized long endSnapshot() {
         ensureOpen();
         return end;
-    }
-
-    private static long seqOf(TrackingToken token) {
-        if (token == null) {
-            return 0;
-        }
-        if (token instanceof GlobalSequenceTrackingToken global) {
-            return global.getGlobalIndex();
-        }
-        throw new IllegalArgumentException("the store's tokens are GlobalSequenceTrackingTokens, not " + token);
     }
 
     /** Lets the writer finish, forces what is not forced yet when the policy says so, and releases the file. */

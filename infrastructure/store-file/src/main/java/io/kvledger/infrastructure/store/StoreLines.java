@@ -15,6 +15,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.messaging.MetaData;
 
 /**
@@ -138,5 +139,16 @@ final class StoreLines {
         fields.remove("type");
         fields.remove("envelope");
         return fields;
+    }
+
+    /** The seq a tracking token of this store stands after (0 for none). */
+    static long seqOf(TrackingToken token) {
+        if (token == null) {
+            return 0;
+        }
+        if (token instanceof GlobalSequenceTrackingToken global) {
+            return global.getGlobalIndex();
+        }
+        throw new IllegalArgumentException("the store's tokens are GlobalSequenceTrackingTokens, not " + token);
     }
 }

@@ -1,6 +1,6 @@
 package io.kvledger.infrastructure.store;
 
-import static io.kvledger.infrastructure.store.EventStorageEngineContract.event;
+import static io.kvledger.testkit.store.EventStorageEngineContract.event;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -9,7 +9,7 @@ import io.kvledger.domain.command.FinishRequest;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.store.UnstoredEvents;
+import io.kvledger.application.LedgerStore;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class HeapSoak {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         EngineConfig config = EngineConfig.DEFAULTS.withGpuBlockSize(16);
         long start = System.nanoTime();
-        try (KvLedger ledger = KvLedger.builder().storageEngine(UnstoredEvents::new).config(config).build()) {
+        try (KvLedger ledger = KvLedger.builder().store(LedgerStore.discarding()).config(config).build()) {
             long done = 0;
             long nextReport = report;
             List<Integer> prompt = IntStream.range(0, 16).boxed().toList();
@@ -69,7 +69,7 @@ public final class HeapSoak {
 
     /** Heap of {@code live} registered, allocated, computed requests, per request. */
     private static void perLiveRequest(EngineConfig config, int live, MemoryMXBean memory) {
-        try (KvLedger ledger = KvLedger.builder().storageEngine(UnstoredEvents::new).config(config).build()) {
+        try (KvLedger ledger = KvLedger.builder().store(LedgerStore.discarding()).config(config).build()) {
             System.gc();
             long before = memory.getHeapMemoryUsage().getUsed();
             List<Integer> prompt = IntStream.range(0, 64).boxed().toList();

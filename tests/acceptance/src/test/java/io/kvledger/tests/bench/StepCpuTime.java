@@ -6,7 +6,7 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
-import io.kvledger.infrastructure.store.UnstoredEvents;
+import io.kvledger.application.LedgerStore;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ public final class StepCpuTime {
         FsyncPolicy fsync = args.length > 3 ? FsyncPolicy.parse(args[3]) : FsyncPolicy.NEVER;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         JsonlEventStorageEngine store = storeFile == null ? null : JsonlEventStorageEngine.open(storeFile, fsync);
-        try (KvLedger unstored = KvLedger.builder().storageEngine(UnstoredEvents::new).config(EngineConfig.DEFAULTS).build();
+        try (KvLedger unstored = KvLedger.builder().store(LedgerStore.discarding()).config(EngineConfig.DEFAULTS).build();
                 KvLedger stored = store == null ? null : FileStores.builder(store).config(EngineConfig.DEFAULTS).build()) {
             Side bare = new Side("unstored", unstored, requests);
             Side file = stored == null ? null : new Side("store " + fsync, stored, requests);

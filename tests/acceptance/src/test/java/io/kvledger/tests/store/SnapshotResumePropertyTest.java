@@ -13,7 +13,6 @@ import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
-import io.kvledger.infrastructure.simulation.StepEngine;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
@@ -75,7 +74,7 @@ class SnapshotResumePropertyTest {
     }
 
     /** A ledger on a file store that is closed and reopened every few steps. */
-    private static final class ReopeningEngine implements StepEngine {
+    private static final class ReopeningEngine implements KvLedger {
         private final Path file;
         private final EngineConfig config;
         private KvLedger ledger;
@@ -103,7 +102,17 @@ class SnapshotResumePropertyTest {
         }
 
         @Override
-        public StepResult step(List<StepEntry> entries) {
+        public String engineId() {
+            return ledger.engineId();
+        }
+
+        @Override
+        public boolean resumed() {
+            return ledger.resumed();
+        }
+
+        @Override
+        public StepResult stepEntries(List<StepEntry> entries) {
             if (++steps % REOPEN_EVERY_STEPS == 0) {
                 ledger.close();
                 open();
