@@ -29,6 +29,11 @@ public final class FileStores {
         return LedgerStore.of(FileStoreProvider.location(file, fsync));
     }
 
+    /** The store directory at {@code directory}, segments rolling, compressed and kept as {@code policy} says. */
+    public static LedgerStore directory(Path directory, FsyncPolicy fsync, SegmentPolicy policy) {
+        return LedgerStore.of(FileStoreProvider.location(directory, fsync, policy));
+    }
+
     /** A ledger over the store at {@code file}: the stored config when it holds events, else the defaults. */
     public static KvLedger ledger(Path file, FsyncPolicy fsync) {
         return KvLedger.builder().store(store(file, fsync)).build();
@@ -46,5 +51,11 @@ public final class FileStores {
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
         return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.file(), store.fsyncPolicy()),
                 () -> OpenStore.of(store, store, store.snapshotListener())));
+    }
+
+    /** As {@link #builder(JsonlEventStorageEngine)}, over a store directory. */
+    public static KvLedger.Builder builder(SegmentedEventStorageEngine store) {
+        return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.directory(),
+                store.fsyncPolicy(), SegmentPolicy.DEFAULTS), () -> OpenStore.of(store, store, store.snapshotListener())));
     }
 }

@@ -64,6 +64,9 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     private final String snapshotRejected;
     private final boolean openedFromSnapshot;
     private String lastAggregate;
+    // The seq before the file's first line: 0, or a segment's base seq (its first line is baseSeq + 1).
+    private final long fileBaseSeq;
+    private final long fileBaseSequenceNumber;
 
     /**
      * Events between two snapshots when none is given: about 42 steps of 256 decoding requests (2.6 MB
@@ -72,7 +75,9 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     public static final long DEFAULT_SNAPSHOT_EVERY = 25_000;
 
     private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan,
-            SnapshotFile.Loaded snapshot, long snapshotEvery) {
+            SnapshotFile.Loaded snapshot, long snapshotEvery, SnapshotFile.Snapshot base) {
+        this.fileBaseSeq = base == null ? 0 : base.seq();
+        this.fileBaseSequenceNumber = base == null ? -1 : base.sequenceNumber();
         this.file = storeFile.path();
         this.storeFile = storeFile;
         this.fsync = fsync;
@@ -105,11 +110,48 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
      * reported ({@link #snapshotRejected()}, and a warning) and the store opens from its events.
      */
     public static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery) {
+        return open(file, fsync, snapshotEvery, null);
+    }
+
+    /**
+     * Opens (or creates) a segment of a store directory that begins after {@code base} (none for the
+     * first segment): its lines are seq {@code base.seq() + 1} on, and without a valid snapshot of its
+     * own it opens from the base ({@link SegmentedEventStorageEngine}).
+     */
+    static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery, SnapshotFile.Snapshot base) {
         if (snapshotEvery < 0) {
             throw new IllegalArgumentException("snapshotEvery must be >= 0, was " + snapshotEvery);
         }
-        StoreFile.Opened opened = StoreFile.open(file, fsync != FsyncPolicy.NEVER);
-        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery);
+        StoreFile.Opened opened = StoreFile.open(file, fsync != FsyncPolicy.NEVER, base);
+        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery, base);
+    }
+
+    /** The seq before this file's first line: 0, or the base seq of a segment. */
+    long fileBaseSeq() {
+        return fileBaseSeq;
+    }
+
+    /** The aggregate sequence number of the last message before this file (-1 when it has no base). */
+    long fileBaseSequenceNumber() {
+        return fileBaseSequenceNumber;
+    }
+
+    /** The bytes of whole appends in the file. */
+    synchronized long endOffset() {
+        return end;
+    }
+
+    /** Where the state after the last append stands (for a segment's roll); {@code null} when nothing is stored. */
+    synchronized StoreSnapshots.Point lastPoint() {
+        if (lastAggregate == null || index.lastSeq() == 0) {
+            return null;
+        }
+        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), end);
+    }
+
+    /** The file's last line (newline excluded), which a roll's next segment records the CRC of. */
+    synchronized byte[] lastLine() throws IOException {
+        return SnapshotFile.lineEndingAt(storeFile.channel(), end);
     }
 
     /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
@@ -284,10 +326,10 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
                 return DomainEventStream.empty();
             }
             // Lines before the latest snapshot are not indexed: read from the file start.
-            long firstSeq = index.seqOf(aggregateIdentifier, first).orElse(1);
+            long firstSeq = index.seqOf(aggregateIdentifier, first).orElse(fileBaseSeq + 1);
             seqBefore = firstSeq - 1;
             lastSequence = next - 1;
-            from = firstSeq == 1 ? 0 : index.offsetOf(firstSeq);
+            from = firstSeq == fileBaseSeq + 1 ? 0 : index.offsetOf(firstSeq);
             until = end;
         }
         Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
@@ -312,7 +354,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             from = indexed ? index.offsetOf(after + 1) : 0;
             until = end;
         }
-        return StoreMessages.of(storeFile.entries(from, indexed ? after : 0, until))
+        return StoreMessages.of(storeFile.entries(from, indexed ? after : fileBaseSeq, until))
                 .filter(lines -> lines.get(lines.size() - 1).seq() > after)
                 .map(StoreLines::trackedMessage);
     }
@@ -339,7 +381,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     /** Just before the first event recorded at or after {@code dateTime}; the head when none. Reads the whole file. */
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
-        try (Stream<LogEntry> all = storeFile.entries(0, 0, endSnapshot())) {
+        try (Stream<LogEntry> all = storeFile.entries(0, fileBaseSeq, endSnapshot())) {
             // Only a message's first line has the envelope, so the first line found begins a message.
             return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
                     .findFirst()

@@ -48,6 +48,25 @@ final class SnapshotFile {
 
     /** Writes {@code snapshot} of the store open on {@code channel}; forced (file and directory) when {@code durable}. */
     static void write(Path store, FileChannel channel, Snapshot snapshot, boolean durable) throws IOException {
+        writeFile(pathOf(store), snapshot, crc(lineEndingAt(channel, snapshot.offset())), durable);
+    }
+
+    /**
+     * Writes the base of a segment that begins after {@code snapshot} ({@code <segment>.base}): the
+     * state its first line follows, {@code lastLine} being the previous segment's last line, so that
+     * the segment can be opened and replayed on its own. Its offset is 0: nothing of the segment
+     * precedes it.
+     */
+    static void writeBase(Path segment, Snapshot snapshot, byte[] lastLine, boolean durable) throws IOException {
+        writeFile(basePathOf(segment), new Snapshot(snapshot.engineId(), snapshot.sequenceNumber(), snapshot.seq(), 0,
+                snapshot.state()), crc(lastLine), durable);
+    }
+
+    static Path basePathOf(Path segment) {
+        return segment.resolveSibling(segment.getFileName() + ".base");
+    }
+
+    private static void writeFile(Path target, Snapshot snapshot, long lineCrc, boolean durable) throws IOException {
         byte[] state = StateCodec.encode(snapshot.state());
         ObjectNode header = EventJson.mapper().createObjectNode();
         header.put("snapshot", FORMAT);
@@ -55,10 +74,9 @@ final class SnapshotFile {
         header.put("sequenceNumber", snapshot.sequenceNumber());
         header.put("seq", snapshot.seq());
         header.put("offset", snapshot.offset());
-        header.put("lineCrc", crc(lineEndingAt(channel, snapshot.offset())));
+        header.put("lineCrc", lineCrc);
         header.put("stateBytes", state.length);
         header.put("stateCrc", crc(state));
-        Path target = pathOf(store);
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -77,6 +95,31 @@ final class SnapshotFile {
         if (durable) {
             StoreFile.forceDirectory(target);
         }
+    }
+
+    /**
+     * Reads the base of {@code segment} ({@link #writeBase}), checking its state against its checksum.
+     *
+     * @throws IOException naming the file and what is wrong with it
+     */
+    static Snapshot readBase(Path segment) throws IOException {
+        Path path = basePathOf(segment);
+        byte[] bytes = Files.readAllBytes(path);
+        int newline = indexOf(bytes, (byte) '\n', 0);
+        JsonNode header = newline < 0 ? null : EventJson.mapper().readTree(Arrays.copyOfRange(bytes, 0, newline));
+        if (header == null || header.path("snapshot").asInt() != FORMAT) {
+            throw new IOException(path + " is not a segment base of format " + FORMAT);
+        }
+        int length = header.path("stateBytes").asInt(-1);
+        if (length < 0 || newline + 1 + length > bytes.length) {
+            throw new IOException(path + ": its state is cut short");
+        }
+        byte[] state = Arrays.copyOfRange(bytes, newline + 1, newline + 1 + length);
+        if (crc(state) != header.path("stateCrc").asLong()) {
+            throw new IOException(path + ": its state does not match its checksum (a damaged file)");
+        }
+        return new Snapshot(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
+                header.path("seq").asLong(), 0, StateCodec.decode(state));
     }
 
     /** Reads the store's snapshot, if it has one, and checks it against the store open on {@code channel}. */

@@ -43,6 +43,14 @@ final class StoreFile implements AutoCloseable {
      * directory unless {@code durable} is false), and runs the scan, cutting a torn end.
      */
     static Opened open(Path path, boolean durable) {
+        return open(path, durable, null);
+    }
+
+    /**
+     * As {@link #open(Path, boolean)}, for a segment that begins after {@code base} (its first line is
+     * seq {@code base.seq() + 1}): without a valid snapshot of its own the scan starts from the base.
+     */
+    static Opened open(Path path, boolean durable, SnapshotFile.Snapshot base) {
         boolean created = !Files.exists(path);
         FileChannel channel;
         try {
@@ -62,6 +70,9 @@ final class StoreFile implements AutoCloseable {
             SnapshotFile.Loaded snapshot = SnapshotFile.read(path, channel);
             if (snapshot.rejected() != null) {
                 LOG.warn("{}; opening from the events instead", snapshot.rejected());
+            }
+            if (snapshot.snapshot() == null && base != null) {
+                snapshot = new SnapshotFile.Loaded(base, snapshot.rejected());
             }
             SnapshotFile.Snapshot start = snapshot.snapshot();
             StoreScan.Result scan = start == null ? StoreScan.run(channel, path)

@@ -102,11 +102,11 @@ final class StoreScan {
 
     private void readLines(long scanEnd) throws IOException {
         long from = start.offset();
-        if (scanEnd <= from) {
+        if (scanEnd <= from || scanEnd == 0) {
             return;
         }
         ChannelInputStream in = new ChannelInputStream(channel, from, scanEnd);
-        EventLogReader reader = from == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq());
+        EventLogReader reader = start.seq() == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq());
         long lineStart = from;
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {

@@ -198,7 +198,7 @@ class StoreSnapshotTest {
     }
 
     /** Each step: a new request prefilled, the previous one finished, last step's stores completed. */
-    private static final class Workload {
+    static final class Workload {
         private int step;
         private int nextBlock;
         private final List<Long> jobs = new ArrayList<>();

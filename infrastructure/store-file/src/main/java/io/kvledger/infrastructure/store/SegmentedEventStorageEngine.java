@@ -1,0 +1,391 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.application.StepListener;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.infrastructure.log.CompressedLogs;
+import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.DomainEventStream;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store that is a directory of segments ({@link SegmentFiles}), each a {@link JsonlEventStorageEngine}
+ * file holding the lines of one stretch of seqs. Appends go to the newest segment. After a step that
+ * takes it past {@link SegmentPolicy#segmentBytes()} (or its age) the segment rolls: it is closed
+ * (forced as the policy says), the next segment's base (the state after its last line, from the
+ * facade's state, {@link #snapshotListener()}) is written and renamed into place, and only then the
+ * next segment is created. A closed segment is compressed and retention applied on a background
+ * thread ({@code kvledger-store-segments}). Opening resumes from the newest segment and its snapshot
+ * or base; a crash during a roll or a compression leaves either the old or the new, whole.
+ *
+ * <p>Rolling needs the state, so only a ledger built with the store's listener (the {@code file:}
+ * provider and {@link FileStores} do that) rolls; the store is one growing segment otherwise.
+ */
+public final class SegmentedEventStorageEngine implements EventStorageEngine, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentedEventStorageEngine.class);
+
+    private final Path directory;
+    private final FsyncPolicy fsync;
+    private final SegmentPolicy policy;
+    private final ExecutorService background;
+    private final List<SegmentFiles.Segment> closedSegments; // oldest first, guarded by this
+    private JsonlEventStorageEngine current;
+    private long currentStarted = System.nanoTime();
+    private boolean closed;
+    private long rolls;
+
+    private SegmentedEventStorageEngine(Path directory, FsyncPolicy fsync, SegmentPolicy policy,
+            List<SegmentFiles.Segment> closedSegments, JsonlEventStorageEngine current) {
+        this.directory = directory;
+        this.fsync = fsync;
+        this.policy = policy;
+        this.closedSegments = closedSegments;
+        this.current = current;
+        this.background = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "kvledger-store-segments " + directory.getFileName());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Opens (or creates) the store directory, resuming from its newest segment, and queues the
+     * compression of closed segments left plain and the retention a crash may have interrupted.
+     *
+     * @throws EventStoreException when the directory or a segment's base cannot be read
+     */
+    public static SegmentedEventStorageEngine open(Path directory, FsyncPolicy fsync, SegmentPolicy policy) {
+        List<SegmentFiles.Segment> segments;
+        try {
+            segments = SegmentFiles.openDirectory(directory);
+        } catch (IOException e) {
+            throw new EventStoreException("cannot open the store directory " + directory + ": " + e, e);
+        }
+        SegmentFiles.Segment newest = segments.isEmpty()
+                ? new SegmentFiles.Segment(1, directory.resolve(SegmentFiles.nameOf(1)), false)
+                : segments.remove(segments.size() - 1);
+        if (newest.compressed()) {
+            throw new EventStoreException("the newest segment of " + directory + " is compressed (" + newest.file()
+                    + "): a store directory appends to a plain segment; was its plain file removed?");
+        }
+        JsonlEventStorageEngine current = JsonlEventStorageEngine.open(newest.file(), fsync, policy.snapshotEvery(),
+                base(newest));
+        SegmentedEventStorageEngine store = new SegmentedEventStorageEngine(directory, fsync, policy, segments, current);
+        store.background.submit(store::tidy);
+        return store;
+    }
+
+    private static SnapshotFile.Snapshot base(SegmentFiles.Segment segment) {
+        if (segment.firstSeq() == 1) {
+            return null;
+        }
+        try {
+            return SnapshotFile.readBase(segment.plain());
+        } catch (IOException e) {
+            throw new EventStoreException("cannot open the segment " + segment.file() + " without its base: " + e, e);
+        }
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public FsyncPolicy fsyncPolicy() {
+        return fsync;
+    }
+
+    /** The segment appends go to. */
+    public synchronized Path currentSegment() {
+        return current.file();
+    }
+
+    /** The closed segments kept, oldest first (plain until compressed). */
+    public synchronized List<Path> closedSegments() {
+        return closedSegments.stream().map(SegmentFiles.Segment::file).toList();
+    }
+
+    /** How many times this store has rolled since it opened. */
+    public synchronized long rolls() {
+        return rolls;
+    }
+
+    public synchronized long lastSeq() {
+        return current.lastSeq();
+    }
+
+    /** What opening the newest segment cut from its end. */
+    public synchronized RecoveryReport recoveryReport() {
+        return current.recoveryReport();
+    }
+
+    /** Waits until the compressions and retention queued so far are done (for tests and tools). */
+    public void awaitBackground() {
+        try {
+            background.submit(() -> { }).get(1, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            throw new EventStoreException("the store's background work on " + directory + " did not finish: " + e, e);
+        }
+    }
+
+    /** The listener a facade over this store is built with: snapshots within a segment, and rolls. */
+    public StepListener snapshotListener() {
+        return (int commands, StepResult result, long elapsedNanos) -> offerState(result.state());
+    }
+
+    synchronized void offerState(EngineState state) {
+        if (closed) {
+            return;
+        }
+        current.offerState(state);
+        boolean full = current.endOffset() >= policy.segmentBytes();
+        boolean old = policy.segmentAge() != null && System.nanoTime() - currentStarted >= policy.segmentAge().toNanos();
+        if ((full || old) && current.lastSeq() > current.fileBaseSeq()) {
+            roll(state);
+        }
+    }
+
+    /** Closes the current segment and begins the next after its last line: base first, then the file. */
+    private void roll(EngineState state) {
+        StoreSnapshots.Point point = current.lastPoint();
+        if (point == null) {
+            return;
+        }
+        Path next = directory.resolve(SegmentFiles.nameOf(point.seq() + 1));
+        JsonlEventStorageEngine closing = current;
+        try {
+            byte[] lastLine = closing.lastLine();
+            closing.close();
+            SnapshotFile.writeBase(next, new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
+                    point.offset(), state), lastLine, fsync != FsyncPolicy.NEVER);
+        } catch (IOException e) {
+            throw new EventStoreException("cannot roll the store " + directory + " to " + next + ": " + e, e);
+        }
+        SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
+        current = JsonlEventStorageEngine.open(next, fsync, policy.snapshotEvery(), base);
+        currentStarted = System.nanoTime();
+        rolls++;
+        SegmentFiles.Segment done = new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false);
+        closedSegments.add(done);
+        background.submit(this::tidy);
+    }
+
+    /** On the background thread: compress what is closed and plain, then apply retention. */
+    private void tidy() {
+        if (policy.compress()) {
+            for (SegmentFiles.Segment segment : snapshotOfClosed()) {
+                if (!segment.compressed()) {
+                    compress(segment);
+                }
+            }
+        }
+        SegmentRetention.apply(this, policy);
+    }
+
+    private void compress(SegmentFiles.Segment segment) {
+        try {
+            SegmentFiles.Segment compressed = SegmentFiles.compress(segment, fsync != FsyncPolicy.NEVER);
+            synchronized (this) {
+                int at = closedSegments.indexOf(segment);
+                if (at >= 0) {
+                    closedSegments.set(at, compressed);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("kvledger: store {}: cannot compress {}, left plain: {}", directory, segment.file(), e.toString());
+        }
+    }
+
+    synchronized List<SegmentFiles.Segment> snapshotOfClosed() {
+        return List.copyOf(closedSegments);
+    }
+
+    synchronized long currentBytes() {
+        Path file = current.file();
+        return current.endOffset() + SegmentFiles.size(SnapshotFile.basePathOf(file)) + SegmentFiles.size(SnapshotFile.pathOf(file));
+    }
+
+    synchronized long currentFirstSeq() {
+        return current.fileBaseSeq() + 1;
+    }
+
+    synchronized void forget(SegmentFiles.Segment segment) {
+        closedSegments.remove(segment);
+    }
+
+    @Override
+    public void appendEvents(List<? extends EventMessage<?>> events) {
+        JsonlEventStorageEngine target;
+        synchronized (this) {
+            ensureOpen();
+            target = current;
+            target.appendEvents(events);
+        }
+    }
+
+    @Override
+    public void storeSnapshot(DomainEventMessage<?> snapshot) {
+        // As the segment's: the store takes its own snapshots.
+    }
+
+    @Override
+    public synchronized Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
+        ensureOpen();
+        return current.readSnapshot(aggregateIdentifier);
+    }
+
+    /** From the segment that holds {@code firstSequenceNumber} on; what retention dropped is gone. */
+    @Override
+    public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
+        List<SegmentFiles.Segment> older;
+        JsonlEventStorageEngine newest;
+        synchronized (this) {
+            ensureOpen();
+            newest = current;
+            if (newest.fileBaseSeq() == 0 || firstSequenceNumber > newest.fileBaseSequenceNumber()) {
+                return newest.readEvents(aggregateIdentifier, firstSequenceNumber);
+            }
+            older = List.copyOf(closedSegments);
+        }
+        DomainEventStream tail = newest.readEvents(aggregateIdentifier, firstSequenceNumber);
+        Stream<DomainEventMessage<?>> before = StoreMessages.of(older.stream().flatMap(SegmentedEventStorageEngine::entries))
+                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
+                .<DomainEventMessage<?>>map(StoreLines::domainMessage)
+                .filter(message -> message.getSequenceNumber() >= firstSequenceNumber);
+        Stream<DomainEventMessage<?>> after = tail.asStream().map(message -> (DomainEventMessage<?>) message);
+        return DomainEventStream.of(Stream.concat(before, after), tail::getLastSequenceNumber);
+    }
+
+    @Override
+    public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
+        long after = Math.max(0, StoreLines.seqOf(trackingToken));
+        List<SegmentFiles.Segment> older;
+        JsonlEventStorageEngine newest;
+        synchronized (this) {
+            ensureOpen();
+            newest = current;
+            if (after >= newest.fileBaseSeq()) {
+                return newest.readEvents(trackingToken, mayBlock);
+            }
+            older = List.copyOf(closedSegments);
+        }
+        Stream<? extends TrackedEventMessage<?>> before = StoreMessages.of(older.stream()
+                        .flatMap(SegmentedEventStorageEngine::entries))
+                .filter(lines -> lines.get(lines.size() - 1).seq() > after)
+                .map(StoreLines::trackedMessage);
+        return Stream.concat(before, newest.readEvents(trackingToken, mayBlock));
+    }
+
+    /** A closed segment's lines, decompressed when it is compressed. */
+    private static Stream<LogEntry> entries(SegmentFiles.Segment segment) {
+        InputStream in;
+        try {
+            in = CompressedLogs.decompressed(Files.newInputStream(segment.file()));
+        } catch (IOException e) {
+            throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e, e);
+        }
+        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1);
+        Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
+                Spliterator.ORDERED | Spliterator.NONNULL) {
+            @Override
+            public boolean tryAdvance(Consumer<? super LogEntry> action) {
+                try {
+                    LogEntry entry = reader.next();
+                    if (entry == null) {
+                        return false;
+                    }
+                    action.accept(entry);
+                    return true;
+                } catch (MalformedLogException e) {
+                    throw StoreCorruptedException.of(segment.file(), e, "");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+        return StreamSupport.stream(lines, false).onClose(() -> {
+            try {
+                in.close();
+            } catch (IOException e) {
+                LOG.debug("closing {}: {}", segment.file(), e.toString());
+            }
+        });
+    }
+
+    @Override
+    public synchronized Optional<Long> lastSequenceNumberFor(String aggregateIdentifier) {
+        ensureOpen();
+        return current.lastSequenceNumberFor(aggregateIdentifier);
+    }
+
+    @Override
+    public synchronized TrackingToken createTailToken() {
+        ensureOpen();
+        return current.lastSeq() == 0 ? null : new org.axonframework.eventhandling.GlobalSequenceTrackingToken(0);
+    }
+
+    @Override
+    public synchronized TrackingToken createHeadToken() {
+        ensureOpen();
+        return current.createHeadToken();
+    }
+
+    /** Within the newest segment: just before its first event at or after {@code dateTime}. */
+    @Override
+    public synchronized TrackingToken createTokenAt(Instant dateTime) {
+        ensureOpen();
+        return current.createTokenAt(dateTime);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the store " + directory + " is closed");
+        }
+    }
+
+    /** Closes the current segment (forced as the policy says) and waits for the background work queued. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            current.close();
+        }
+        background.shutdown();
+        try {
+            if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
+                LOG.warn("kvledger: store {}: compression still running at close; it is redone on the next open", directory);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
