@@ -24,12 +24,25 @@ import java.util.List;
  */
 public final class Auditor {
 
-    private final LogFold fold = new LogFold();
+    private final LogFold fold;
     private final CommandWindow window = new CommandWindow();
     private final StoreRules stores = new StoreRules();
     private final LoadRules loads = new LoadRules();
     private final ReleaseRules releases = new ReleaseRules();
     private final CompletionRules completions = new CompletionRules();
+
+    /** An auditor of a log from its first event. */
+    public Auditor() {
+        this(null);
+    }
+
+    /**
+     * An auditor of a log that begins after {@code base} (a store segment's base): the rules that look
+     * at the state see the base; what the lines before it did is known only through that state.
+     */
+    public Auditor(EngineState base) {
+        this.fold = new LogFold(base);
+    }
 
     /**
      * Checks one event and folds it.

@@ -21,14 +21,20 @@ import java.util.Optional;
 public final class JobExplainer {
 
     private final long jobId;
-    private final LogFold fold = new LogFold();
+    private final LogFold fold;
     private final CommandWindow window = new CommandWindow();
     /** The seq of each live request's latest PrefixMatched, to say which match a load used. */
     private final Map<String, Long> matchSeqs = new HashMap<>();
     private long allocationMatchSeq;
 
     public JobExplainer(long jobId) {
+        this(jobId, null);
+    }
+
+    /** An explainer of a log that begins after {@code base} (a store segment's base; {@code null} for none). */
+    public JobExplainer(long jobId, io.kvledger.domain.state.EngineState base) {
         this.jobId = jobId;
+        this.fold = new LogFold(base);
     }
 
     /** Folds one event ({@code null} for an unknown type); the explanation when it schedules the job. */

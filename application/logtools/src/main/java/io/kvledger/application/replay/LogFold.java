@@ -27,6 +27,18 @@ public final class LogFold {
     private final KeyMap keys = new KeyMap();
     private EngineState state;
 
+    /** A fold from the log's first event. */
+    public LogFold() {
+    }
+
+    /**
+     * A fold of a log that begins after {@code base}, the state before its first line (a store segment's
+     * base): the events are folded from it as they would be after the lines before it.
+     */
+    public LogFold(EngineState base) {
+        this.state = base;
+    }
+
     /** Folds one event; {@code null} stands for a type this version does not know, which changes nothing. */
     public FoldStep apply(long seq, EngineEvent logEvent) {
         EngineState before = state;

@@ -33,7 +33,7 @@ final class AuditCommand implements Callable<Integer> {
 
     /** Violations are printed as they are found, so those before a malformed line are not lost. */
     private static int audit(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
-        Auditor auditor = new Auditor();
+        Auditor auditor = new Auditor(scan.base());
         long violations = 0;
         for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
             for (Violation violation : auditor.check(entry.seq(), entry.event())) {

@@ -38,7 +38,7 @@ final class ExplainCommand implements Callable<Integer> {
         PrintWriter out = Cli.stdoutWriter();
         try {
             return input.scan("explain", scan -> {
-                JobExplainer explainer = new JobExplainer(jobId);
+                JobExplainer explainer = new JobExplainer(jobId, scan.base());
                 for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                     Optional<JobExplanation> explanation = explainer.next(entry.seq(), entry.event());
                     if (explanation.isPresent()) {

@@ -70,7 +70,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private int state(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
-        LogFold fold = new LogFold();
+        LogFold fold = new LogFold(scan.base());
         Reach reach = new Reach();
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
             fold.apply(entry.seq(), entry.event());
@@ -102,7 +102,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     /** Rows are written as they are found, so a long request's timeline is never held whole. */
     private int timeline(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
-        LogFold fold = new LogFold();
+        LogFold fold = new LogFold(scan.base());
         Reach reach = new Reach();
         JsonGenerator jsonOut = json ? ViewJson.stream(out) : null;
         if (jsonOut != null) {

@@ -59,6 +59,28 @@ final class SegmentFiles {
      */
     static List<Segment> openDirectory(Path directory) throws IOException {
         Files.createDirectories(directory);
+        return scan(directory, true);
+    }
+
+    /** The directory's segments in seq order, as {@link #openDirectory} would find them, changing nothing. */
+    static List<Segment> list(Path directory) throws IOException {
+        return scan(directory, false);
+    }
+
+    /** Whether {@code file}'s name is a segment's. */
+    static boolean isSegment(Path file) {
+        return NAME.matcher(file.getFileName().toString()).matches();
+    }
+
+    static long firstSeqOf(Path segment) {
+        Matcher matcher = NAME.matcher(segment.getFileName().toString());
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("not a segment's name: " + segment);
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    private static List<Segment> scan(Path directory, boolean tidy) throws IOException {
         TreeMap<Long, Segment> segments = new TreeMap<>();
         List<Path> bases = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
@@ -66,7 +88,9 @@ final class SegmentFiles {
                 String name = entry.getFileName().toString();
                 Matcher matcher = NAME.matcher(name);
                 if (name.endsWith(".tmp")) {
-                    Files.deleteIfExists(entry);
+                    if (tidy) {
+                        Files.deleteIfExists(entry);
+                    }
                 } else if (name.endsWith(".base")) {
                     bases.add(entry);
                 } else if (matcher.matches()) {
@@ -74,11 +98,11 @@ final class SegmentFiles {
                     boolean compressed = matcher.group(2) != null;
                     Segment known = segments.get(first);
                     if (known == null || known.compressed()) {
-                        if (known != null) {
+                        if (known != null && tidy) {
                             Files.delete(known.file()); // renamed but the plain one not yet removed
                         }
                         segments.put(first, new Segment(first, entry, compressed));
-                    } else {
+                    } else if (tidy) {
                         Files.delete(entry);
                     }
                 }
@@ -87,7 +111,7 @@ final class SegmentFiles {
         for (Path base : bases) {
             String segment = base.getFileName().toString().replace(".base", "");
             Matcher matcher = NAME.matcher(segment);
-            if (!matcher.matches() || !segments.containsKey(Long.parseLong(matcher.group(1)))) {
+            if (tidy && (!matcher.matches() || !segments.containsKey(Long.parseLong(matcher.group(1))))) {
                 Files.deleteIfExists(base);
             }
         }
