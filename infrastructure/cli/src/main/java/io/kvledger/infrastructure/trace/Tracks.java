@@ -176,7 +176,7 @@ final class Tracks {
 
     /** Follows the request's state after an event that may have changed it. */
     void requestChanged(String requestId, EngineState after, long ts, LogEntry entry) throws IOException {
-        RequestState live = after.liveRequest(requestId);
+        RequestState live = after.heldRequest(requestId);
         RequestTrack track = requests.get(requestId);
         if (track == null) {
             if (live == null) {

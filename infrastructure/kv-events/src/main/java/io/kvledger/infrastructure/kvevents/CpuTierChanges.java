@@ -152,7 +152,7 @@ public final class CpuTierChanges {
 
     private void forgetRetired(Iterable<String> requestIds, EngineState after) {
         for (String requestId : requestIds) {
-            if (after.liveRequest(requestId) == null) {
+            if (after.heldRequest(requestId) == null) {
                 requests.remove(requestId);
             }
         }

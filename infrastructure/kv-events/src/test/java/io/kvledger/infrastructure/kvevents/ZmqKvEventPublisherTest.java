@@ -1,6 +1,5 @@
 package io.kvledger.infrastructure.kvevents;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,12 +21,9 @@ import io.kvledger.infrastructure.kvevents.KvEvent.BlockRemoved;
 import io.kvledger.infrastructure.kvevents.KvEvent.BlockStored;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.zeromq.SocketType;
-import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /** A real SUB and a real DEALER on 127.0.0.1 against the publisher, driven by a ledger through the embedding API. */
@@ -41,12 +37,8 @@ class ZmqKvEventPublisherTest {
     void aSubscriberGetsEachStepsTierChangesAsNumberedBatchesAndReplayResendsThem() {
         try (ZmqKvEventPublisher publisher = ZmqKvEventPublisher.builder("tcp://127.0.0.1:*")
                 .replayEndpoint("tcp://127.0.0.1:*").topic(TOPIC).build();
-             ZContext context = new ZContext()) {
-            ZMQ.Socket sub = context.createSocket(SocketType.SUB);
-            sub.setReceiveTimeOut(5_000);
-            sub.subscribe(TOPIC.getBytes(StandardCharsets.UTF_8));
-            sub.connect(publisher.endpoint());
-            await().atMost(Duration.ofSeconds(10)).until(() -> publisher.subscribers() >= 1);
+             TestSockets.Subscriber subscriber = TestSockets.subscriber(publisher, TOPIC, 1)) {
+            ZMQ.Socket sub = subscriber.socket();
 
             runScenario(publisher);
 
@@ -67,20 +59,17 @@ class ZmqKvEventPublisherTest {
             assertEquals(expected(), received);
             assertEquals(4, publisher.published());
 
-            ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
-            dealer.setReceiveTimeOut(5_000);
-            dealer.connect(publisher.replayEndpoint());
-            dealer.sendMore(new byte[0]);
-            dealer.send(ZmqKvEventPublisher.seqBytes(2));
-            for (long seq = 2; seq < 4; seq++) {
-                List<byte[]> frames = receive(dealer);
+            List<List<byte[]>> replayed = TestSockets.replay(publisher.replayEndpoint(), 2);
+            assertEquals(3, replayed.size(), "seq 2, seq 3, the end marker");
+            for (int i = 0; i < 2; i++) {
+                List<byte[]> frames = replayed.get(i);
                 assertEquals(3, frames.size(), "empty delimiter, seq, payload");
-                assertEquals(seq, ByteBuffer.wrap(frames.get(1)).getLong());
-                assertArrayEquals(payloads.get((int) seq), frames.get(2), "the batch as it was published");
+                assertEquals(0, frames.get(0).length);
+                assertEquals(i + 2, ByteBuffer.wrap(frames.get(1)).getLong());
+                assertArrayEquals(payloads.get(i + 2), frames.get(2), "the batch as it was published");
             }
-            List<byte[]> end = receive(dealer);
-            assertArrayEquals(ZmqKvEventPublisher.END_OF_REPLAY, end.get(1));
-            assertEquals(0, end.get(2).length);
+            assertArrayEquals(ZmqKvEventPublisher.END_OF_REPLAY, replayed.get(2).get(1));
+            assertEquals(0, replayed.get(2).get(2).length);
         }
     }
 

@@ -7,19 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.application.engine.StepEntry;
-import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.kvevents.KvEvent;
 import io.kvledger.infrastructure.kvevents.KvEvent.AllBlocksCleared;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
-import io.kvledger.infrastructure.simulation.StepEngine;
-import io.kvledger.infrastructure.store.UnstoredEvents;
 import io.kvledger.tests.kvevents.SubscriberFrames.Message;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -190,28 +187,7 @@ class KvEventsSimulationTest {
         return log;
     }
 
-    private static StepEngine ledger(EngineConfig config, ZmqKvEventPublisher publisher) {
-        KvLedger ledger = KvLedger.builder().config(config).storageEngine(UnstoredEvents::new).listener(publisher).build();
-        return new StepEngine() {
-            @Override
-            public EngineConfigured configured() {
-                return ledger.configured();
-            }
-
-            @Override
-            public StepResult step(List<StepEntry> entries) {
-                return ledger.stepEntries(entries);
-            }
-
-            @Override
-            public EngineState state() {
-                return ledger.state();
-            }
-
-            @Override
-            public void close() {
-                ledger.close();
-            }
-        };
+    private static KvLedger ledger(EngineConfig config, ZmqKvEventPublisher publisher) {
+        return KvLedger.builder().config(config).store(LedgerStore.discarding()).listener(publisher).build();
     }
 }
