@@ -113,7 +113,7 @@ final class TraceEvents implements AutoCloseable {
     private void async(String ph, int pid, String cat, String name, long id, long ts, Args args) throws IOException {
         start(ph, name, pid, 0);
         g.writeStringField("cat", cat);
-        g.writeStringField("id", Long.toString(id));
+        g.writeNumberField("id", id); // a number: Perfetto reads a string id as hex
         g.writeNumberField("ts", ts);
         args(args);
         finish();
