@@ -41,15 +41,12 @@ class RunKvEventsTest {
         assertEquals(0, cli("simulate", "--requests", "40", "--seed", "5", "--reset-rate", "0.01",
                 "-o", dir.resolve("sim.jsonl").toString(), "--scenario", scenario.toString()));
         Path log = dir.resolve("run.jsonl");
-        try (ZContext context = new ZContext()) {
-            ZMQ.Socket sub = context.createSocket(SocketType.SUB);
-            sub.setRcvHWM(0);
-            sub.setReceiveTimeOut(10_000);
-            sub.subscribe("kv@".getBytes(StandardCharsets.UTF_8));
-            sub.connect(ENDPOINT); // before the run binds: ZeroMQ connects once it does
-            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cli("run", scenario.toString(),
-                    "-o", log.toString(), "--kv-events", ENDPOINT, "--kv-events-topic", "kv@pod-a@model",
-                    "--kv-events-wait", "20000", "--kv-events-encoding", "ARRAY"));
+        CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cli("run", scenario.toString(),
+                "-o", log.toString(), "--kv-events", ENDPOINT, "--kv-events-topic", "kv@pod-a@model",
+                "--kv-events-wait", "30000", "--kv-events-encoding", "ARRAY"));
+        Connected connected = handshaken();
+        try {
+            ZMQ.Socket sub = connected.sub();
             assertEquals(0, run.get(60, TimeUnit.SECONDS));
             List<KvEvent> expected = KvEventsFromLog.expected(read(log));
             assertTrue(expected.size() > 10, "the run stores chunks: " + expected.size());
@@ -60,7 +57,37 @@ class RunKvEventsTest {
             }
             sub.setReceiveTimeOut(300);
             assertNull(SubscriberFrames.receive(sub, "kv@pod-a@model"));
+        } finally {
+            connected.context().close();
         }
+    }
+
+    private record Connected(ZContext context, ZMQ.Socket sub) {
+    }
+
+    /**
+     * A SUB on its own context whose ZeroMQ handshake with the run's publisher completed (the run waits
+     * for it); a connection whose handshake stalls for 3 s is dropped and made again, as a router does.
+     */
+    private static Connected handshaken() {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            ZContext context = new ZContext();
+            ZMQ.Socket sub = context.createSocket(SocketType.SUB);
+            sub.setLinger(0);
+            sub.setRcvHWM(0);
+            sub.setReceiveTimeOut(10_000);
+            sub.monitor("inproc://run-subscriber-" + attempt, ZMQ.EVENT_HANDSHAKE_PROTOCOL);
+            ZMQ.Socket handshakes = context.createSocket(SocketType.PAIR);
+            handshakes.connect("inproc://run-subscriber-" + attempt);
+            handshakes.setReceiveTimeOut(3_000);
+            sub.subscribe("kv@".getBytes(StandardCharsets.UTF_8));
+            sub.connect(ENDPOINT); // before the run binds, ZeroMQ retries until it does
+            if (ZMQ.Event.recv(handshakes) != null) {
+                return new Connected(context, sub);
+            }
+            context.close();
+        }
+        throw new AssertionError("no handshake with " + ENDPOINT + " in 8 attempts");
     }
 
     @Test
