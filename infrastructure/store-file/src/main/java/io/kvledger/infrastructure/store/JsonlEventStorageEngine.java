@@ -136,6 +136,10 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return fileBaseSequenceNumber;
     }
 
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
     /** The bytes of whole appends in the file. */
     synchronized long endOffset() {
         return end;

@@ -2,15 +2,13 @@ package io.kvledger.infrastructure.store;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
+import java.io.BufferedOutputStream;
+import java.io.FileOutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -127,16 +125,18 @@ final class SegmentFiles {
         Path plain = segment.file();
         Path target = plain.resolveSibling(plain.getFileName() + GZ);
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            try (InputStream in = Files.newInputStream(plain)) {
-                OutputStream gzip = new GZIPOutputStream(Channels.newOutputStream(out), 1 << 16);
+        try (FileOutputStream file = new FileOutputStream(temporary.toFile());
+                InputStream in = Files.newInputStream(plain)) {
+            GZIPOutputStream gzip = new GZIPOutputStream(new BufferedOutputStream(file, 1 << 16), 1 << 16);
+            try {
                 in.transferTo(gzip);
+                gzip.finish(); // the trailer, flushed to the file; then forced before the rename
                 gzip.flush();
-                ((GZIPOutputStream) gzip).finish();
-            }
-            if (durable) {
-                out.force(true);
+                if (durable) {
+                    file.getChannel().force(true);
+                }
+            } finally {
+                gzip.close(); // ends the deflater's native memory
             }
         }
         try {

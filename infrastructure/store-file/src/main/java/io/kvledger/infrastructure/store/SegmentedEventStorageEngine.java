@@ -60,6 +60,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
     private long currentStarted = System.nanoTime();
     private boolean closed;
     private long rolls;
+    private long rollRetryAt;
 
     private SegmentedEventStorageEngine(Path directory, FsyncPolicy fsync, SegmentPolicy policy,
             List<SegmentFiles.Segment> closedSegments, JsonlEventStorageEngine current) {
@@ -174,26 +175,59 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
     /** Closes the current segment and begins the next after its last line: base first, then the file. */
     private void roll(EngineState state) {
         StoreSnapshots.Point point = current.lastPoint();
-        if (point == null) {
+        if (point == null || current.endOffset() < rollRetryAt) {
             return;
         }
         Path next = directory.resolve(SegmentFiles.nameOf(point.seq() + 1));
         JsonlEventStorageEngine closing = current;
+        SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
         try {
             byte[] lastLine = closing.lastLine();
             closing.close();
-            SnapshotFile.writeBase(next, new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
-                    point.offset(), state), lastLine, fsync != FsyncPolicy.NEVER);
-        } catch (IOException e) {
-            throw new EventStoreException("cannot roll the store " + directory + " to " + next + ": " + e, e);
+            SnapshotFile.writeBase(next, base, lastLine, fsync != FsyncPolicy.NEVER);
+            current = JsonlEventStorageEngine.open(next, fsync, policy.snapshotEvery(), base);
+        } catch (IOException | RuntimeException e) {
+            rollFailed(closing, next, e);
+            return;
         }
-        SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
-        current = JsonlEventStorageEngine.open(next, fsync, policy.snapshotEvery(), base);
+        rollRetryAt = 0;
         currentStarted = System.nanoTime();
         rolls++;
+        try {
+            // Superseded by the next segment's base, now that the next segment exists.
+            Files.deleteIfExists(SnapshotFile.pathOf(closing.file()));
+        } catch (IOException e) {
+            LOG.debug("cannot remove {}: {}", SnapshotFile.pathOf(closing.file()), e.toString());
+        }
         SegmentFiles.Segment done = new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false);
         closedSegments.add(done);
         background.submit(this::tidy);
+    }
+
+    /**
+     * The step is stored whatever happens here: a roll that fails (a full disk, say) leaves the segment
+     * current, reopened if it was closed already, and is tried again once it has grown by an eighth
+     * of a segment. A base left without its segment is removed on the next open.
+     */
+    private void rollFailed(JsonlEventStorageEngine closing, Path next, Exception cause) {
+        LOG.warn("kvledger: store {}: cannot roll to {}; appending to {} still: {}", directory, next.getFileName(),
+                closing.file().getFileName(), cause.toString());
+        rollRetryAt = closing.endOffset() + Math.max(1, policy.segmentBytes() / 8);
+        if (current != closing) {
+            current.close();
+            current = closing;
+        }
+        try {
+            // Never two current segments: what the failed roll began goes (the old segment goes on).
+            Files.deleteIfExists(next);
+            Files.deleteIfExists(SnapshotFile.basePathOf(next));
+        } catch (IOException e) {
+            throw new EventStoreException("cannot undo the failed roll of " + directory + " to " + next + ": " + e, e);
+        }
+        if (closing.isClosed()) {
+            current = JsonlEventStorageEngine.open(closing.file(), fsync, policy.snapshotEvery(),
+                    base(new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false)));
+        }
     }
 
     /** On the background thread: compress what is closed and plain, then apply retention. */

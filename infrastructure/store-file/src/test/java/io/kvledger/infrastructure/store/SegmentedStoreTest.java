@@ -169,6 +169,48 @@ class SegmentedStoreTest {
     }
 
     @Test
+    void aRollThatFailsLeavesTheSegmentCurrentAndTheStepsGoOn() throws Exception {
+        Path store = dir.resolve("store");
+        Path plain = dir.resolve("plain.jsonl");
+        runPlain(plain, 30);
+        List<LogEntry> lines = JsonlEventStorageEngineTest.readLog(plain);
+        List<Path> blockers = new ArrayList<>();
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        EngineState live;
+        try (SegmentedEventStorageEngine engine = SegmentedEventStorageEngine.open(store, FsyncPolicy.ALWAYS, SMALL);
+                KvLedger ledger = FileStores.builder(engine).config(CONFIG).build()) {
+            // After opening (which removes temp files): at each step's start in a plain run of the same
+            // steps, a directory where the next segment's base would be written first, so every roll fails.
+            for (int i = 1; i <= lines.size(); i++) {
+                if (i == lines.size() || lines.get(i).envelope() != null) {
+                    Path blocker = store.resolve(SegmentFiles.nameOf(i + 1) + ".base.tmp");
+                    Files.createDirectory(blocker);
+                    blockers.add(blocker);
+                }
+            }
+            StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
+            for (int i = 0; i < 30; i++) {
+                workload.observe(ledger.step(workload.next()));
+            }
+            live = ledger.state();
+            assertEquals(0, engine.rolls(), () -> captured.toString(StandardCharsets.UTF_8) + engine.currentSegment());
+            assertEquals(lines.size(), engine.lastSeq());
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(captured.toString(StandardCharsets.UTF_8).contains("cannot roll to"), captured.toString(StandardCharsets.UTF_8));
+        assertEquals(events(plain), read(store.resolve(SegmentFiles.nameOf(1)), 1).stream().map(LogEntry::event).toList());
+        for (Path blocker : blockers) {
+            Files.delete(blocker);
+        }
+        assertEquals(live, run(store, SMALL, 30, 0), "the one segment resumes");
+        assertEquals(runPlain(dir.resolve("plain2.jsonl"), 40), run(store, SMALL, 30, 10), "and rolls once it can");
+        assertTrue(segments(store).size() > 1);
+    }
+
+    @Test
     void aBadSegmentOptionIsRefusedWhereTheLocationIsNamed() {
         IllegalArgumentException compress = assertThrows(IllegalArgumentException.class,
                 () -> LedgerStore.of("file:" + dir.resolve("d") + "?segmentBytes=100&compress=lz4"));
