@@ -2,7 +2,8 @@ package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.LogCheck;
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.check.CheckCode;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.EngineCommand;
@@ -84,7 +85,7 @@ public final class Simulator {
                     entries.add(new StepEntry(++line, command));
                 }
                 StepResult result = step(ledger, entries, now);
-                List<LogFinding> findings = new ArrayList<>();
+                List<Finding> findings = new ArrayList<>();
                 for (EngineEvent event : result.events()) {
                     findings.addAll(checks.check(++seq, event));
                     host.observe(event, now);
@@ -100,9 +101,10 @@ public final class Simulator {
                 fail(now, findings);
                 quietSince = result.events().isEmpty() ? quietSince : now;
                 if (now - quietSince > STALL_STEPS) {
-                    fail(now, List.of(new LogFinding(seq, "STALLED", null, "no event for " + STALL_STEPS + " steps")));
+                    fail(now, List.of(new Finding(seq, CheckCode.STALLED, null, "no event for " + STALL_STEPS + " steps")));
                 }
             }
+            fail(0, checks.finish());
             replayEqualsLive(rules.state(), ledger.state(), 0, seq, new ArrayList<>());
         }
         summary.nanos = System.nanoTime() - start;
@@ -118,7 +120,7 @@ public final class Simulator {
     }
 
     /** The log folded so far equals the engine's state: cheaply every step, whole every few hundred and at the end. */
-    private void replayEqualsLive(EngineState replayed, EngineState live, long now, long seq, List<LogFinding> findings) {
+    private void replayEqualsLive(EngineState replayed, EngineState live, long now, long seq, List<Finding> findings) {
         boolean whole = now % FULL_REPLAY_EVERY == 0;
         boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tier().size()
                 && replayed.requests().size() == live.requests().size() && replayed.jobs().size() == live.jobs().size()
@@ -129,12 +131,12 @@ public final class Simulator {
             same = replayed.equals(live);
         }
         if (!same) {
-            findings.add(new LogFinding(seq, "REPLAY_MISMATCH", null, "the log folds to another state than the engine's"));
+            findings.add(new Finding(seq, CheckCode.REPLAY_MISMATCH, null, "the log folds to another state than the engine's"));
             fail(now, findings);
         }
     }
 
-    private void fail(long now, List<LogFinding> findings) {
+    private void fail(long now, List<Finding> findings) {
         if (!findings.isEmpty()) {
             throw new SimulationFailure(options.seed(), now, findings);
         }
