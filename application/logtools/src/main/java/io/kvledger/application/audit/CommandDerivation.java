@@ -159,8 +159,10 @@ final class CommandDerivation implements AuditRule {
         }
         if (decision instanceof Decision.Rejected rejected) {
             Differences.Found found = Refusals.classify(before, command, rejected, openerLine.event());
-            Finding finding = add(findings, openerLine, found.code(), found.reason());
-            report(new CommandJudgement(before, command, decision, List.of(), events, events.indexOf(openerLine), finding));
+            LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
+                    ? loadOf(events, openerLine) : openerLine;
+            Finding finding = add(findings, at, found.code(), found.reason());
+            report(new CommandJudgement(before, command, decision, List.of(), events, events.indexOf(at), finding));
             return null;
         }
         Decision.Accepted accepted = (Decision.Accepted) decision;
@@ -198,6 +200,16 @@ final class CommandDerivation implements AuditRule {
             }
         }
         return null;
+    }
+
+    /** A refused load is reported at its {@code LoadJobScheduled} (where the load rules look) when the log has one. */
+    private static LoggedEvent loadOf(List<LoggedEvent> events, LoggedEvent otherwise) {
+        for (LoggedEvent line : events) {
+            if (line.event() instanceof io.kvledger.domain.event.LoadJobScheduled) {
+                return line;
+            }
+        }
+        return otherwise;
     }
 
     static boolean isOmissible(EngineEvent event) {

@@ -10,7 +10,6 @@ import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.domain.event.StoreDeferred;
-import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TransferAcknowledged;
 import io.kvledger.domain.rules.StoreOffer;
@@ -162,9 +161,5 @@ final class EventClasses {
             }
         }
         return false;
-    }
-
-    static boolean isStoreCompletion(EngineEvent event) {
-        return event instanceof StoreJobCompleted;
     }
 }
