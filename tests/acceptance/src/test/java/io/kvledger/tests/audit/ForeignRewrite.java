@@ -14,6 +14,8 @@ import java.util.List;
  */
 final class ForeignRewrite {
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
     private ForeignRewrite() {
     }
 
@@ -50,7 +52,7 @@ final class ForeignRewrite {
         StringBuilder text = new StringBuilder();
         long seq = 0;
         for (String line : rewrite(entries).split("\n")) {
-            ObjectNode node = (ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+            ObjectNode node = (ObjectNode) MAPPER.readTree(line);
             node.put("seq", ++seq);
             node.put("producer", "capture-connector/0.3");
             node.putObject("trace").put("step", seq * 3).put("rank", 0);
