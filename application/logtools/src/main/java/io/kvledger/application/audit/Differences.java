@@ -67,12 +67,28 @@ final class Differences {
         }
         AuditCode pair = EventClasses.pair(want, got, logged, i, opener);
         if (pair != null) {
-            return new Found(i, pair, "the rules give " + EventText.of(want) + ", the log shows " + EventText.of(got), false);
+            return new Found(i, pair, "the rules give " + EventText.of(want) + ", the log shows " + EventText.of(got)
+                    + why(pair), false);
         }
         if (indexOfSame(derived, i + 1, got) >= 0) {
             return missing(i, want, opener, omissionOnly(derived, logged));
         }
         return EventClasses.extra(i, got, logged, opener);
+    }
+
+    private static String why(AuditCode code) {
+        return switch (code) {
+            case STORE_SPLIT -> ": one offer is made into more than one store job";
+            case STORE_MISSING -> ": the job leaves out offered chunks the tier lacked, with no StoreDeferred";
+            case EVICTION_NOT_LRU -> ": evictions are the least recently used ready, unpinned chunks outside the offer, "
+                    + "least recently used first";
+            case EVICTION_INVALID -> ": an eviction takes only ready, unpinned chunks outside the offer, and no more than it needs";
+            case EVICTION_MISSING -> ": a failed load drops its chunks that no other load pins";
+            case RELEASE_MISMATCH -> ": a release names the request's blocks in table order";
+            case RESET_MISMATCH -> ": staleBelowJobId must cover every job scheduled before the reset";
+            case ACK_MISMATCH -> ": a job ends at its workers-th completion, failed if any completion failed";
+            default -> "";
+        };
     }
 
     private static Found missing(int index, EngineEvent want, EngineEvent opener, boolean omissionOnly) {
