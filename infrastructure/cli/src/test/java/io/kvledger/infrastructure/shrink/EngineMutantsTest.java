@@ -53,6 +53,19 @@ class EngineMutantsTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void aMutantsLogShrinksToAMinimalScenarioThatStillShowsItsCode() throws Exception {
+        ViolationOracle oracle = new ViolationOracle(DecisionExecution.of(EngineMutant.PREEMPTION_WITHOUT_FLUSH),
+                io.kvledger.application.check.EventLogRules::new, AuditCode.FLUSH_MISSING);
+        Scenario simulated = scenario(1);
+        assertTrue(oracle.shows(simulated));
+
+        Shrinker.Result result = new Shrinker(oracle).shrink(simulated);
+
+        assertTrue(oracle.shows(result.scenario()));
+        assertTrue(result.scenario().size() <= 6, result.scenario().text());
+    }
+
     private static List<Finding> audit(List<EngineEvent> log) {
         Auditor auditor = new Auditor();
         List<Finding> findings = new ArrayList<>();
