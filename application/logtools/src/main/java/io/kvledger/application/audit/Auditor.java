@@ -75,7 +75,10 @@ public final class Auditor {
         return findings.list();
     }
 
-    /** Judges the last command of the log; call once after the last event. */
+    /**
+     * Judges the command whose events came last; call after the last event, or at any point where a
+     * command is known to be complete (the end of a scheduler step, as the simulator does).
+     */
     public List<Finding> finish() {
         Findings findings = new Findings(0);
         derivation.finish(findings);

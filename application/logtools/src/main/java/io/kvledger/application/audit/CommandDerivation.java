@@ -70,7 +70,7 @@ final class CommandDerivation implements AuditRule {
 
     /** Whether the current command's derived events have this very flush next (a reset's or a preemption's). */
     private boolean currentWants(LoggedEvent flush) {
-        if (!(decision instanceof Decision.Accepted accepted) || logged.size() >= accepted.events().size()) {
+        if (logged.isEmpty() || !(decision instanceof Decision.Accepted accepted) || logged.size() >= accepted.events().size()) {
             return false;
         }
         return Differences.same(accepted.events().get(logged.size()), flush.event());
@@ -137,7 +137,16 @@ final class CommandDerivation implements AuditRule {
         }
     }
 
+    /** Judges the current command and forgets it (a command the next one starts is over). */
     private EngineState close(Findings findings) {
+        EngineState goOnFrom = judge(findings);
+        command = null;
+        decision = null;
+        tokenMismatch = null;
+        return goOnFrom;
+    }
+
+    private EngineState judge(Findings findings) {
         if (logged.isEmpty()) {
             return null;
         }

@@ -91,6 +91,7 @@ public final class Simulator {
                     host.observe(event, now);
                     summary.count(event);
                 }
+                findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
                 host.checks.at(seq);
                 host.endStep(result.state(), now);
                 findings.addAll(host.checks.drain());
@@ -104,7 +105,6 @@ public final class Simulator {
                     fail(now, List.of(new Finding(seq, CheckCode.STALLED, null, "no event for " + STALL_STEPS + " steps")));
                 }
             }
-            fail(0, checks.finish());
             replayEqualsLive(rules.state(), ledger.state(), 0, seq, new ArrayList<>());
         }
         summary.nanos = System.nanoTime() - start;

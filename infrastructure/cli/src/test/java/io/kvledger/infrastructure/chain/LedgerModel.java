@@ -71,6 +71,7 @@ final class LedgerModel implements AutoCloseable {
                 lastMatch.put(matched.requestId(), matched);
             }
         }
+        findings.addAll(rules.finish()); // a step ends its commands: judge the last one now
         if (!result.rejections().isEmpty() && !ledger.state().equals(before)) {
             rejectionChangedState = true;
         }

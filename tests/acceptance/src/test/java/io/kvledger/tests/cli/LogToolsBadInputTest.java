@@ -87,8 +87,9 @@ class LogToolsBadInputTest {
     void unknownTypesAndExtraFieldsAreAccepted(String tool) throws IOException {
         Path file = write((CONFIGURED + REGISTERED.replace("}\n", ", \"arrivalTime\": 1.5}\n")
                 + "{\"seq\": 7, \"type\": \"SchedulerStepFinished\", \"step\": 3}\n"
-                + "{\"seq\": 9, \"type\": \"StoreJobScheduled\", \"jobId\": 0, \"requestId\": \"r\", \"chunkIndices\": [], "
-                + "\"keys\": [], \"blockIds\": [], \"note\": \"empty\"}\n").getBytes(StandardCharsets.UTF_8));
+                // A known type with a field of its own; the lookup keeps the rules (an empty tier hits nothing).
+                + "{\"seq\": 9, \"type\": \"PrefixMatched\", \"requestId\": \"r\", \"gpuHitTokens\": 0, \"externalTokens\": 0, "
+                + "\"hitChunks\": [], \"note\": \"empty\"}\n").getBytes(StandardCharsets.UTF_8));
 
         CliRun run = CliRun.of(args(tool, file));
 
