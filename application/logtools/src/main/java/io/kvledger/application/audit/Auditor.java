@@ -34,28 +34,27 @@ public final class Auditor {
     private final CommandDerivation derivation;
     private final List<AuditRule> rules;
 
+    /** An auditor of a log from its first event. */
     public Auditor() {
-        this(null);
+        this(null, null);
     }
 
     /** An auditor that tells {@code listener} how each command was judged (for {@code audit --explain}). */
     public Auditor(Consumer<CommandJudgement> listener) {
-        derivation = new CommandDerivation(listener);
-        rules = List.of(new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(), new CompletionRules(),
-                new TierRule(), derivation);
-    }
-
-    /** An auditor of a log from its first event. */
-    public Auditor() {
-        this(null);
+        this(null, listener);
     }
 
     /**
-     * An auditor of a log that begins after {@code base} (a store segment's base): the rules that look
-     * at the state see the base; what the lines before it did is known only through that state.
+     * An auditor of a log that begins after {@code base} (a store segment's base; {@code null} for a log
+     * from its first event), telling {@code listener} (when not {@code null}) how each command was
+     * judged: the rules that look at the state see the base; what the lines before it did is known
+     * only through that state.
      */
-    public Auditor(EngineState base) {
-        this.fold = new LogFold(base);
+    public Auditor(EngineState base, Consumer<CommandJudgement> listener) {
+        fold = new LogFold(base);
+        derivation = new CommandDerivation(listener);
+        rules = List.of(new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(), new CompletionRules(),
+                new TierRule(), derivation);
     }
 
     /**

@@ -48,7 +48,7 @@ final class AuditCommand implements Callable<Integer> {
 
     /** Violations are printed as they are found, so those before a malformed line are not lost. */
     private static int audit(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
-        Auditor auditor = new Auditor(scan.base());
+        Auditor auditor = new Auditor(scan.base(), null);
         long violations = 0;
         for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
             violations += print(auditor.check(entry.seq(), entry.event()), out);
@@ -61,7 +61,7 @@ final class AuditCommand implements Callable<Integer> {
     private int explain(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
         long seq = explainSeq;
         CommandJudgement[] judged = new CommandJudgement[1];
-        Auditor auditor = new Auditor(judgement -> {
+        Auditor auditor = new Auditor(scan.base(), judgement -> {
             if (judged[0] == null && judgement.covers(seq)) {
                 judged[0] = judgement;
             }
