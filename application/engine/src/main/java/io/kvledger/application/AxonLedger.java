@@ -42,7 +42,7 @@ final class AxonLedger implements KvLedger {
         }
         resources.add(0, store);
         try {
-            this.axon = AxonEngineConfiguration.start(store::storageEngine);
+            this.axon = AxonEngineConfiguration.start(store::storageEngine, store.serializer(), store.transactionManager());
         } catch (RuntimeException e) {
             closeResources(e);
             throw e;

@@ -1,7 +1,11 @@
 package io.kvledger.application.spi;
 
+import io.kvledger.application.axon.AxonEngineConfiguration;
 import java.util.Objects;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.serialization.Serializer;
 
 /**
  * A store a {@link LedgerStoreProvider} opened for one ledger: the Axon storage engine the ledger runs
@@ -11,6 +15,19 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 public interface OpenStore extends AutoCloseable {
 
     EventStorageEngine storageEngine();
+
+    /**
+     * The serializer of every Axon slot. A store that serializes events (JDBC) needs one that reads back
+     * what it writes; the in-memory and file stores keep messages as they are, so the default serves.
+     */
+    default Serializer serializer() {
+        return AxonEngineConfiguration.serializer();
+    }
+
+    /** The transaction each step (its load and its append) runs in; none by default. */
+    default TransactionManager transactionManager() {
+        return NoTransactionManager.INSTANCE;
+    }
 
     /** Releases the store (flushes, unlocks, closes connections); must not throw for a store already closed. */
     @Override
