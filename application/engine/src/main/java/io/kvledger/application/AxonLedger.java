@@ -22,7 +22,7 @@ final class AxonLedger implements KvLedger {
     private final Configuration axon;
     private final CommandGateway gateway;
     private final String engineId;
-    private final List<StepListener> listeners;
+    private final List<StepListener> listeners = new ArrayList<>();
     /** Closed last first: the store comes first, so it is closed after everything given to closeWith. */
     private final List<AutoCloseable> resources;
     private final boolean resumed;
@@ -31,7 +31,6 @@ final class AxonLedger implements KvLedger {
 
     AxonLedger(KvLedger.Builder builder) {
         this.engineId = builder.engineIdValue();
-        this.listeners = builder.listenersValue();
         this.resources = new ArrayList<>(builder.resourcesValue());
         OpenStore store;
         try {
@@ -41,6 +40,8 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
+        listeners.addAll(store.listeners());
+        listeners.addAll(builder.listenersValue());
         try {
             this.axon = AxonEngineConfiguration.start(store::storageEngine, store.serializer(), store.transactionManager());
         } catch (RuntimeException e) {

@@ -1,6 +1,8 @@
 package io.kvledger.application.spi;
 
+import io.kvledger.application.StepListener;
 import io.kvledger.application.axon.AxonEngineConfiguration;
+import java.util.List;
 import java.util.Objects;
 import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
@@ -29,18 +31,37 @@ public interface OpenStore extends AutoCloseable {
         return NoTransactionManager.INSTANCE;
     }
 
+    /**
+     * Listeners the store itself needs told of every step, before the host's own (a store that
+     * snapshots the state the ledger hands over, for instance); none by default.
+     */
+    default List<StepListener> listeners() {
+        return List.of();
+    }
+
     /** Releases the store (flushes, unlocks, closes connections); must not throw for a store already closed. */
     @Override
     void close();
 
     /** A store whose engine the ledger owns: closing the store closes {@code closer}. */
     static OpenStore of(EventStorageEngine engine, AutoCloseable closer) {
+        return of(engine, closer, List.of());
+    }
+
+    /** As {@link #of(EventStorageEngine, AutoCloseable)}, with listeners the store needs told of every step. */
+    static OpenStore of(EventStorageEngine engine, AutoCloseable closer, List<StepListener> listeners) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(closer, "closer");
+        List<StepListener> stepListeners = List.copyOf(listeners);
         return new OpenStore() {
             @Override
             public EventStorageEngine storageEngine() {
                 return engine;
+            }
+
+            @Override
+            public List<StepListener> listeners() {
+                return stepListeners;
             }
 
             @Override
