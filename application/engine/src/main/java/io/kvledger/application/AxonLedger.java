@@ -40,7 +40,7 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
-        listeners.addAll(store.listeners());
+        listeners.addAll(store.stepListeners());
         listeners.addAll(builder.listenersValue());
         try {
             this.axon = AxonEngineConfiguration.start(store::storageEngine, store.serializer(), store.transactionManager());

@@ -32,10 +32,10 @@ public interface OpenStore extends AutoCloseable {
     }
 
     /**
-     * Listeners the store itself needs told of every step, before the host's own (a store that
-     * snapshots the state the ledger hands over, for instance); none by default.
+     * Listeners the store itself wants told about every step, before the builder's: a durable store
+     * snapshots the (immutable) state after a step this way instead of folding its events again.
      */
-    default List<StepListener> listeners() {
+    default List<StepListener> stepListeners() {
         return List.of();
     }
 
@@ -60,7 +60,7 @@ public interface OpenStore extends AutoCloseable {
             }
 
             @Override
-            public List<StepListener> listeners() {
+            public List<StepListener> stepListeners() {
                 return stepListeners;
             }
 
@@ -80,6 +80,11 @@ public interface OpenStore extends AutoCloseable {
                 return engine.toString();
             }
         };
+    }
+
+    /** A store whose engine the ledger owns, which wants {@code listener} told about every step. */
+    static OpenStore of(EventStorageEngine engine, AutoCloseable closer, StepListener listener) {
+        return of(engine, closer, List.of(Objects.requireNonNull(listener, "listener")));
     }
 
     /** A store with nothing to release (in memory, or nothing kept at all). */
