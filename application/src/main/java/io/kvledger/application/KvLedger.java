@@ -18,6 +18,11 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.Configuration;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.serialization.Serializer;
 
 /**
  * The embedding API: a host calls {@link #step} once per scheduler step with that step's commands
@@ -33,7 +38,9 @@ import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageE
  *
  * <p>With a durable storage engine that already holds the engine's events, the ledger resumes: it
  * folds them instead of configuring the engine again. A config given to the builder must then equal
- * the stored one ({@link ConfigMismatchException}); with none given, the stored one is used.
+ * the stored one ({@link ConfigMismatchException}); with none given, the stored one is used. On a store
+ * that several processes share, a step decided on a state another writer has since changed is not
+ * stored and fails with {@link EngineConflictException}.
  */
 public final class KvLedger implements AutoCloseable {
 
@@ -50,7 +57,9 @@ public final class KvLedger implements AutoCloseable {
         this.listeners = List.copyOf(builder.listeners);
         this.resources = List.copyOf(builder.resources);
         try {
-            this.axon = AxonEngineConfiguration.start(builder.storageEngine);
+            this.axon = AxonEngineConfiguration.start(builder.storageEngine,
+                    builder.serializer == null ? AxonEngineConfiguration.serializer() : builder.serializer,
+                    builder.transactions);
         } catch (RuntimeException e) {
             closeResources(e);
             throw e;
@@ -58,10 +67,7 @@ public final class KvLedger implements AutoCloseable {
         this.gateway = axon.commandGateway();
         try {
             Optional<Long> stored = axon.eventStore().lastSequenceNumberFor(engineId);
-            this.resumed = stored.isPresent();
-            if (!resumed) {
-                gateway.sendAndWait(new ConfigureEngine(engineId, builder.config()));
-            }
+            this.resumed = stored.isPresent() || !configure(builder.config());
             // An empty step loads the aggregate: from the store when resuming, then kept in the cache.
             this.state = send(List.of()).state();
             if (resumed && builder.config != null && !builder.config.equals(state.config())) {
@@ -97,8 +103,25 @@ public final class KvLedger implements AutoCloseable {
         return result;
     }
 
+    /** Configures a new engine; false when another process created it first (then it is resumed). */
+    private boolean configure(EngineConfig config) {
+        try {
+            gateway.sendAndWait(new ConfigureEngine(engineId, config));
+            return true;
+        } catch (AggregateStreamCreationException e) {
+            return false;
+        }
+    }
+
     private StepResult send(List<StepEntry> entries) {
-        StepResult result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
+        StepResult result;
+        try {
+            result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
+        } catch (ConcurrencyException e) {
+            // The rollback evicted the stale aggregate: an empty step (no events, no append) reloads it.
+            state = gateway.<StepResult>sendAndWait(new ExecuteStep(engineId, List.of())).state();
+            throw new EngineConflictException(engineId, e);
+        }
         state = result.state();
         return result;
     }
@@ -167,6 +190,8 @@ public final class KvLedger implements AutoCloseable {
         private EngineConfig config;
         private String engineId = "engine";
         private Supplier<EventStorageEngine> storageEngine = () -> new InMemoryEventStorageEngine();
+        private Serializer serializer;
+        private TransactionManager transactions = NoTransactionManager.INSTANCE;
         private final List<StepListener> listeners = new ArrayList<>();
         private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -197,6 +222,21 @@ public final class KvLedger implements AutoCloseable {
          */
         public Builder storageEngine(Supplier<EventStorageEngine> value) {
             this.storageEngine = Objects.requireNonNull(value, "storageEngine");
+            return this;
+        }
+
+        /**
+         * The serializer of every Axon slot; a storage engine that serializes events is given the same
+         * one. Needed only by such engines: the in-memory and file engines keep messages as they are.
+         */
+        public Builder serializer(Serializer value) {
+            this.serializer = Objects.requireNonNull(value, "serializer");
+            return this;
+        }
+
+        /** Runs each step (its load and its append) in one transaction of {@code value}; none by default. */
+        public Builder transactionManager(TransactionManager value) {
+            this.transactions = Objects.requireNonNull(value, "transactionManager");
             return this;
         }
 
