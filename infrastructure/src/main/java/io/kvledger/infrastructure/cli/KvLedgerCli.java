@@ -11,7 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "kvledger", mixinStandardHelpOptions = true, version = "kvledger 0.1.0",
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
-        subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
+        subcommands = {RunCommand.class, ExportCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
                 SimulateCommand.class, ShrinkCommand.class, CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 

@@ -40,7 +40,7 @@ public final class PostgresStore implements AutoCloseable {
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(poolSize);
         config.setPoolName("kvledger-store");
-        config.setInitializationFailTimeout(10_000);
+        config.setInitializationFailTimeout(3_000);
         this.pool = new HikariDataSource(config);
         this.transactions = new ThreadBoundTransactions(pool);
         this.engine = JdbcEventStorageEngine.builder()
