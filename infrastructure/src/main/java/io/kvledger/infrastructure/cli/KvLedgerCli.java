@@ -26,8 +26,12 @@ public final class KvLedgerCli implements Runnable {
     /** Runs the command line in this process, writing to the given streams; returns the exit code. */
     public static int execute(OutputStream out, PrintStream err, String... args) {
         Cli.redirect(out, err);
-        CommandLine commandLine = new CommandLine(new KvLedgerCli())
-                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+        CommandLine commandLine = new CommandLine(new KvLedgerCli());
+        for (CliExtension extension : java.util.ServiceLoader.load(CliExtension.class)) {
+            commandLine.addSubcommand(extension.command());
+        }
+        // After the extensions: picocli hands the streams and the handler to the subcommands it has.
+        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true))
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     Cli.internalError(e);
