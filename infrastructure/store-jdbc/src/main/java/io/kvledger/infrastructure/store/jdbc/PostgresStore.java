@@ -3,7 +3,6 @@ package io.kvledger.infrastructure.store.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.kvledger.application.KvLedger;
-import io.kvledger.infrastructure.log.StableTypeSerializer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

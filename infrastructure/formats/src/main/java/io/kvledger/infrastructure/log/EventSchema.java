@@ -1,0 +1,105 @@
+package io.kvledger.infrastructure.log;
+
+import static io.kvledger.infrastructure.log.FieldKind.BOOLEAN;
+import static io.kvledger.infrastructure.log.FieldKind.ENUM;
+import static io.kvledger.infrastructure.log.FieldKind.INT;
+import static io.kvledger.infrastructure.log.FieldKind.INT_ARRAY;
+import static io.kvledger.infrastructure.log.FieldKind.LONG;
+import static io.kvledger.infrastructure.log.FieldKind.LONG_ARRAY;
+import static io.kvledger.infrastructure.log.FieldKind.NULLABLE_INT;
+import static io.kvledger.infrastructure.log.FieldKind.STRING;
+import static io.kvledger.infrastructure.log.FieldKind.STRING_ARRAY;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The required fields of each known event type and their shapes (contract section 3). A log written
+ * by another implementation is held to exactly these; extra fields and unknown types are allowed.
+ */
+public final class EventSchema {
+
+    private record Field(String name, FieldKind kind, List<String> allowed) {
+    }
+
+    private static final Map<String, List<Field>> REQUIRED = new HashMap<>();
+
+    static {
+        Field requestId = field("requestId", STRING);
+        Field jobId = field("jobId", LONG);
+        define("EngineConfigured", field("gpuBlockSize", INT), field("blocksPerChunk", INT), field("workers", INT),
+                field("cpuCapacityChunks", INT), choice("releasePolicy", "FENCE", "DELAY_FREE"),
+                field("maxOffloadTokens", NULLABLE_INT), field("offloadPromptOnly", BOOLEAN));
+        define("RequestRegistered", requestId, field("promptLength", INT), field("promptTokens", INT_ARRAY));
+        define("PrefixMatched", requestId, field("gpuHitTokens", INT), field("externalTokens", INT),
+                field("hitChunks", INT_ARRAY));
+        define("PrefixMatchDeferred", requestId, field("gpuHitTokens", INT),
+                choice("reason", "TRANSFER_IN_FLIGHT", "CHUNK_WRITE_IN_FLIGHT", "CHUNK_BEING_LOADED"));
+        define("BlocksAllocated", requestId, field("blockIds", INT_ARRAY), field("externalTokens", INT));
+        define("LoadJobScheduled", jobId, requestId, field("chunkIndices", INT_ARRAY), field("keys", STRING_ARRAY),
+                field("blockIds", INT_ARRAY));
+        define("TokensComputed", requestId, field("numComputedTokens", INT));
+        define("TokensRejected", requestId, field("numComputedTokens", INT));
+        define("TokensAppended", requestId, field("numTokens", INT), field("tokens", INT_ARRAY));
+        define("StoreJobScheduled", jobId, requestId, field("chunkIndices", INT_ARRAY), field("keys", STRING_ARRAY),
+                field("blockIds", INT_ARRAY));
+        define("StoreDeferred", requestId, field("chunkIndices", INT_ARRAY), choice("reason", "TIER_FULL"));
+        define("StoreJobCompleted", jobId, requestId, field("success", BOOLEAN));
+        define("LoadJobCompleted", jobId, requestId, field("success", BOOLEAN));
+        define("TransferAcknowledged", jobId, requestId, field("success", BOOLEAN));
+        define("ChunksStored", field("keys", STRING_ARRAY));
+        define("ChunksEvicted", field("keys", STRING_ARRAY));
+        define("FlushRequired", field("jobIds", LONG_ARRAY), field("blockIds", INT_ARRAY));
+        define("RequestPreempted", requestId);
+        define("RequestAborted", requestId);
+        define("RequestFinished", requestId, choice("reason", "STOPPED", "LENGTH"));
+        define("BlocksReleased", requestId, field("blockIds", INT_ARRAY));
+        define("CacheReset", field("staleBelowJobId", LONG));
+        define("CommandRejected", field("line", LONG), field("cmd", STRING),
+                choice("code", "INVALID_ARGUMENT", "UNKNOWN_REQUEST", "DUPLICATE_REQUEST", "REQUEST_TERMINATED",
+                        "INVALID_STATE", "UNKNOWN_JOB", "STALE_JOB", "JOB_ALREADY_COMPLETE"),
+                field("message", STRING));
+    }
+
+    private EventSchema() {
+    }
+
+    /** What is wrong with a line of a known type, naming the field; empty when it has every required field. */
+    public static Optional<String> problem(String type, JsonNode line) {
+        List<Field> fields = REQUIRED.getOrDefault(type, List.of());
+        for (Field field : fields) {
+            JsonNode value = line.get(field.name());
+            if (value == null) {
+                return Optional.of(type + "." + field.name() + " is missing");
+            }
+            if (!field.kind().accepts(value, field.allowed())) {
+                return Optional.of(type + "." + field.name() + " must be " + field.kind().describe(field.allowed())
+                        + ", was " + value);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void define(String type, Field... fields) {
+        REQUIRED.put(type, List.of(fields));
+    }
+
+    private static Field field(String name, FieldKind kind) {
+        return new Field(name, kind, List.of());
+    }
+
+    private static Field choice(String name, String... allowed) {
+        return new Field(name, ENUM, Arrays.asList(allowed));
+    }
+
+    static Map<String, List<String>> requiredFieldNames() {
+        Map<String, List<String>> names = new LinkedHashMap<>();
+        REQUIRED.forEach((type, fields) -> names.put(type, fields.stream().map(Field::name).toList()));
+        return names;
+    }
+}
