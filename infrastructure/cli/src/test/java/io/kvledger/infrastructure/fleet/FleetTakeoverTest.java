@@ -58,11 +58,11 @@ class FleetTakeoverTest {
             for (int i = 0; i < 4; i++) {
                 long seed = 100 + i;
                 String engine = "gpu-" + i;
-                runs.add(writers.submit(() -> FleetFixtures.simulate(store, engine, seed, 150)));
+                runs.add(writers.submit(() -> FleetFixtures.simulate(store, engine, seed, 60)));
             }
             FleetQueries fleet = new FleetQueries(store, "fleet");
             await().atMost(Duration.ofSeconds(120)).until(() -> fleet.progress().stream()
-                    .filter(p -> p.engineId().startsWith("gpu-")).mapToLong(FleetQueries.EngineProgress::seen).sum() > 500);
+                    .filter(p -> p.engineId().startsWith("gpu-")).mapToLong(FleetQueries.EngineProgress::seen).sum() > 300);
             a.destroyForcibly(); // SIGKILL: no shutdown hook, its claims stay until they time out
             a.waitFor();
             for (int i = 0; i < 4; i++) {
@@ -81,6 +81,7 @@ class FleetTakeoverTest {
                 assertEquals(reference.progress(), fleet.progress(), "events seen, each once");
             }
             assertFalse(fleet.index().isEmpty(), "the engines' tiers hold chunks");
+            System.out.println("FLEET redelivered messages (skipped): " + fleet.redelivered());
             for (var engine : written.entrySet()) {
                 assertEquals(FleetFixtures.audit(engine.getValue()), fleet.violations().stream()
                         .filter(f -> f.engineId().equals(engine.getKey())).map(f -> f.seq() + " " + f.code())

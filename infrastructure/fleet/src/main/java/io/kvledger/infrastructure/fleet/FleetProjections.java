@@ -25,7 +25,9 @@ import org.axonframework.messaging.annotation.SourceId;
  * The fleet's projections, fed one engine's step at a time, in order (the processor's segments split by
  * engine id). Every write goes through the processor's transaction, the one that also moves its token,
  * so a batch and its token commit together: a node killed mid-batch leaves neither, and the node that
- * takes the segment over redoes the batch. The audit keeps each engine's fold in memory; when an event
+ * takes the segment over redoes the batch. Each engine's last applied message is kept with the
+ * projections, so a message delivered again is recognised and only counted ({@code redelivered}), and one
+ * arriving out of order fails its batch instead of being skipped. The audit keeps each engine's fold in memory; when an event
  * does not follow the one it last folded (another node had the segment, or a batch rolled back), it
  * folds the engine again from the store up to that event.
  */
@@ -54,21 +56,38 @@ final class FleetProjections {
     }
 
     private void apply(String engineId, long sequenceNumber, List<EngineEvent> events) throws SQLException {
-        Audit audit = auditFor(engineId, sequenceNumber);
-        long seq = audit.seq();
-        List<Violation> violations = new ArrayList<>();
         try (Connection c = store.transactions().getConnection()) {
+            long last = lastMessage(c, engineId);
+            if (sequenceNumber <= last) {
+                // Delivered again (a segment changed hands around this batch): applied already, counted only.
+                try (PreparedStatement again = c.prepareStatement("UPDATE " + schema.engine()
+                        + " SET redelivered = redelivered + 1 WHERE engine_id = ?")) {
+                    again.setString(1, engineId);
+                    again.executeUpdate();
+                }
+                return;
+            }
+            if (sequenceNumber != last + 1) {
+                // Never skip: the batch fails, rolls back and is retried, and the stall is visible.
+                throw new IllegalStateException("engine " + engineId + ": message " + sequenceNumber
+                        + " arrived after message " + last + "; the ones between are missing");
+            }
+            Audit audit = auditFor(engineId, sequenceNumber);
+            long seq = audit.seq();
+            List<Violation> violations = new ArrayList<>();
             for (EngineEvent event : events) {
                 seq++;
                 violations.addAll(audit.auditor().check(seq, event));
                 tier(c, engineId, event);
             }
             try (PreparedStatement counted = c.prepareStatement("INSERT INTO " + schema.engine()
-                    + " (engine_id, events, last_seq) VALUES (?, ?, ?) ON CONFLICT (engine_id) DO UPDATE"
-                    + " SET events = " + schema.engine() + ".events + EXCLUDED.events, last_seq = EXCLUDED.last_seq")) {
+                    + " (engine_id, events, last_seq, last_message, redelivered) VALUES (?, ?, ?, ?, 0)"
+                    + " ON CONFLICT (engine_id) DO UPDATE SET events = " + schema.engine() + ".events + EXCLUDED.events,"
+                    + " last_seq = EXCLUDED.last_seq, last_message = EXCLUDED.last_message")) {
                 counted.setString(1, engineId);
                 counted.setLong(2, events.size());
                 counted.setLong(3, seq);
+                counted.setLong(4, sequenceNumber);
                 counted.executeUpdate();
             }
             if (!violations.isEmpty()) {
@@ -85,8 +104,18 @@ final class FleetProjections {
                     found.executeBatch();
                 }
             }
+            audits.put(engineId, new Audit(audit.auditor(), sequenceNumber, seq));
         }
-        audits.put(engineId, new Audit(audit.auditor(), sequenceNumber, seq));
+    }
+
+    /** The sequence number of the engine's last message applied, -1 before its first. */
+    private long lastMessage(Connection c, String engineId) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT last_message FROM " + schema.engine() + " WHERE engine_id = ?")) {
+            q.setString(1, engineId);
+            try (ResultSet r = q.executeQuery()) {
+                return r.next() ? r.getLong(1) : -1;
+            }
+        }
     }
 
     private void tier(Connection c, String engineId, EngineEvent event) throws SQLException {

@@ -101,6 +101,18 @@ public final class FleetQueries {
         return progress;
     }
 
+    /** Per engine, messages delivered again after they were applied (recognised and skipped). */
+    public Map<String, Long> redelivered() throws SQLException {
+        Map<String, Long> again = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id, redelivered FROM " + schema.engine() + " WHERE redelivered > 0"); ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                again.put(r.getString(1), r.getLong(2));
+            }
+        }
+        return again;
+    }
+
     /** Whether the view has seen every stored event. */
     public boolean caughtUp() throws SQLException {
         return progress().stream().allMatch(p -> p.stored() == p.seen());

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * fleet's, a single node's reference) can share a database:
  * <ul>
  * <li>{@code _tier_chunk(engine_id, chunk_key)}: which engine's CPU tier holds which loadable chunk key;
- * <li>{@code _engine(engine_id, events, last_seq)}: events seen per engine and the seq of the last;
+ * <li>{@code _engine(engine_id, events, last_seq, last_message, redelivered)}: events applied per engine, the
+ * seq of the last, the sequence number of its message, and how many messages came again (and were skipped);
  * <li>{@code _violation(engine_id, seq, code, request_id, reason)}: what the audit's rules found.
  * </ul>
  */
@@ -54,7 +55,8 @@ public final class FleetSchema {
                         + " (engine_id varchar(255) NOT NULL, chunk_key varchar(255) NOT NULL, PRIMARY KEY (engine_id, chunk_key))");
                 s.execute("CREATE INDEX IF NOT EXISTS " + tierChunk() + "_by_key ON " + tierChunk() + " (chunk_key)");
                 s.execute("CREATE TABLE IF NOT EXISTS " + engine()
-                        + " (engine_id varchar(255) PRIMARY KEY, events bigint NOT NULL, last_seq bigint NOT NULL)");
+                        + " (engine_id varchar(255) PRIMARY KEY, events bigint NOT NULL, last_seq bigint NOT NULL,"
+                        + " last_message bigint NOT NULL, redelivered bigint NOT NULL)");
                 s.execute("CREATE TABLE IF NOT EXISTS " + violation() + " (engine_id varchar(255) NOT NULL, seq bigint NOT NULL,"
                         + " code varchar(64) NOT NULL, request_id varchar(255), reason text NOT NULL, PRIMARY KEY (engine_id, seq, code))");
             } catch (SQLException e) {
