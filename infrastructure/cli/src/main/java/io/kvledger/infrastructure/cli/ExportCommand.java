@@ -3,9 +3,7 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogWriter;
-import io.kvledger.infrastructure.store.FsyncPolicy;
-import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
-import io.kvledger.infrastructure.store.StoreProvider;
+import io.kvledger.application.spi.OpenStore;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -13,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
@@ -60,20 +59,15 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     private long read(Consumer<EngineEvent> each) {
-        if (StoreProvider.isUrl(store)) {
-            return StoreProvider.forUrl(store).orElseThrow(() -> new IllegalArgumentException(
-                    "no store on the class path opens this URL (for jdbc:postgresql: the kvledger-store-jdbc module)"))
-                    .readEvents(store, engineId, each);
-        }
-        if (!Files.exists(Path.of(store))) {
+        if (!StoreLocations.isLocation(store) && !Files.exists(Path.of(store))) {
             throw new IllegalArgumentException("no such file");
         }
         long[] count = {0};
-        try (JsonlEventStorageEngine file = JsonlEventStorageEngine.open(Path.of(store), FsyncPolicy.NEVER)) {
-            file.readEvents(engineId).asStream().forEach(message -> {
+        try (OpenStore open = StoreLocations.open(StoreLocations.isLocation(store) ? store : "file:" + store + "?fsync=never")) {
+            // Streamed in the engine's batches: memory does not grow with the engine's log.
+            open.storageEngine().readEvents(engineId).asStream().forEach(message -> {
                 Object payload = message.getPayload();
-                for (EngineEvent event : payload instanceof StepEvents step ? step.events()
-                        : java.util.List.of((EngineEvent) payload)) {
+                for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
                     each.accept(event);
                     count[0]++;
                 }

@@ -3,13 +3,13 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.ConfigMismatchException;
 import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
-import io.kvledger.infrastructure.store.StoreProvider;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,10 +92,8 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             // A torn end the open cuts is reported by the store's own warning, on stderr.
-            KvLedger.Builder builder = StoreProvider.isUrl(store)
-                    ? StoreProvider.forUrl(store).orElseThrow(() -> new IllegalArgumentException(
-                            "no store on the class path opens this URL (for jdbc:postgresql: the kvledger-store-jdbc module)"))
-                            .ledger(store, engineId)
+            KvLedger.Builder builder = StoreLocations.isLocation(store)
+                    ? KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId)
                     : FileStores.builder(JsonlEventStorageEngine.open(Path.of(store), fsync)).engineId(engineId);
             config.ifPresent(builder::config);
             return builder.build();

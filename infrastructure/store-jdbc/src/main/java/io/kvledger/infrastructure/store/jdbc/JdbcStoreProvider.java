@@ -1,38 +1,30 @@
 package io.kvledger.infrastructure.store.jdbc;
 
-import io.kvledger.application.KvLedger;
-import io.kvledger.application.engine.StepEvents;
-import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.store.StoreProvider;
-import java.util.List;
-import java.util.function.Consumer;
+import io.kvledger.application.spi.LedgerStoreProvider;
+import io.kvledger.application.spi.OpenStore;
 
-/** Opens {@code jdbc:postgresql:} URLs for the command line (registered in META-INF/services). */
-public final class JdbcStoreProvider implements StoreProvider {
+/**
+ * {@code jdbc:postgresql://HOST:PORT/DB?user=U}: the PostgreSQL store, for {@code LedgerStore.of} and
+ * {@code --store} (registered in META-INF/services). The ledger owns the pool it opens (two connections);
+ * many engines in one process share one {@link PostgresStore} instead.
+ */
+public final class JdbcStoreProvider implements LedgerStoreProvider {
 
     @Override
-    public boolean accepts(String url) {
-        return url.startsWith("jdbc:postgresql:");
+    public String scheme() {
+        return "jdbc";
     }
 
     @Override
-    public KvLedger.Builder ledger(String url, String engineId) {
-        return PostgresStores.builder(url, engineId);
-    }
-
-    @Override
-    public long readEvents(String url, String engineId, Consumer<EngineEvent> each) {
-        long[] count = {0};
-        try (PostgresStore store = PostgresStore.open(url, 1)) {
-            // Streamed in the engine's batches: memory does not grow with the engine's log.
-            store.engine().readEvents(engineId).asStream().forEach(message -> {
-                Object payload = message.getPayload();
-                for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
-                    each.accept(event);
-                    count[0]++;
-                }
-            });
+    public void validate(String location) {
+        if (!location.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("the JDBC store opens PostgreSQL only (jdbc:postgresql://HOST:PORT/DB), was '"
+                    + PostgresStore.redacted(location) + "'");
         }
-        return count[0];
+    }
+
+    @Override
+    public OpenStore open(String location) {
+        return PostgresStore.open(location, 2).openStore(true);
     }
 }

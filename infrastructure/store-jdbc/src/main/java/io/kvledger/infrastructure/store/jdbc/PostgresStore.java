@@ -3,6 +3,8 @@ package io.kvledger.infrastructure.store.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
+import io.kvledger.application.spi.OpenStore;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,7 +12,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
+import org.axonframework.serialization.Serializer;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.PostgresEventTableFactory;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
@@ -84,8 +89,40 @@ public final class PostgresStore implements AutoCloseable {
 
     /** A builder of the ledger of {@code engineId} in this store; the store stays open when it closes. */
     public KvLedger.Builder ledger(String engineId) {
-        return KvLedger.builder().engineId(engineId).storageEngine(() -> engine).serializer(serializer)
-                .transactionManager(transactions);
+        return KvLedger.builder().engineId(engineId).store(LedgerStore.opened(redacted(url), () -> openStore(false)));
+    }
+
+    /** The store as the engine's SPI sees it: its engine, serializer and transactions; closed with it when owned. */
+    OpenStore openStore(boolean owned) {
+        PostgresStore store = this;
+        return new OpenStore() {
+            @Override
+            public EventStorageEngine storageEngine() {
+                return engine;
+            }
+
+            @Override
+            public Serializer serializer() {
+                return serializer;
+            }
+
+            @Override
+            public TransactionManager transactionManager() {
+                return transactions;
+            }
+
+            @Override
+            public void close() {
+                if (owned) {
+                    store.close();
+                }
+            }
+
+            @Override
+            public String toString() {
+                return redacted(url);
+            }
+        };
     }
 
     /** The ids of the engines that have events here, sorted. */

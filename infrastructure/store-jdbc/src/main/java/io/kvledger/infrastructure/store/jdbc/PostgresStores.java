@@ -1,10 +1,12 @@
 package io.kvledger.infrastructure.store.jdbc;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
 
 /**
- * Ledgers whose events live in PostgreSQL, one engine each, as {@code FileStores} gives them on a file.
+ * Ledgers whose events live in PostgreSQL, one engine each, as {@code FileStores} gives them on a file
+ * ({@code LedgerStore.of("jdbc:postgresql://...")} is the same store).
  * A ledger from here owns its store (a pool of its own) and closes it; to run many engines in one
  * process, open one {@link PostgresStore} and take each engine's builder from {@link PostgresStore#ledger}.
  *
@@ -31,7 +33,6 @@ public final class PostgresStores {
 
     /** A builder whose ledger keeps its events at {@code jdbcUrl} and closes the store it opened. */
     public static KvLedger.Builder builder(String jdbcUrl, String engineId) {
-        PostgresStore store = PostgresStore.open(jdbcUrl, 2);
-        return store.ledger(engineId).closeWith(store);
+        return KvLedger.builder().engineId(engineId).store(LedgerStore.of(jdbcUrl));
     }
 }
