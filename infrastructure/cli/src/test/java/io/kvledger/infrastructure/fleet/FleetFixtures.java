@@ -12,7 +12,6 @@ import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
-import io.kvledger.infrastructure.simulation.StepEngine;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;
 import java.io.File;
 import java.io.InputStream;
@@ -37,7 +36,7 @@ final class FleetFixtures {
     static List<EngineEvent> simulate(PostgresStore store, String engineId, long seed, int requests) {
         List<EngineEvent> events = new ArrayList<>();
         SimulationOptions options = SimulationOptions.DEFAULTS.withRequests(requests).withSeed(seed);
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> engine(store.ledger(engineId).config(config).build()))
+        new Simulator(options, () -> (seq, event) -> List.of(), config -> store.ledger(engineId).config(config).build())
                 .run(new Simulator.Listener() {
                     @Override
                     public void configured(EngineConfigured configured) {
@@ -52,29 +51,6 @@ final class FleetFixtures {
         return events;
     }
 
-    private static StepEngine engine(KvLedger ledger) {
-        return new StepEngine() {
-            @Override
-            public EngineConfigured configured() {
-                return ledger.configured();
-            }
-
-            @Override
-            public StepResult step(List<StepEntry> entries) {
-                return ledger.stepEntries(entries);
-            }
-
-            @Override
-            public EngineState state() {
-                return ledger.state();
-            }
-
-            @Override
-            public void close() {
-                ledger.close();
-            }
-        };
-    }
 
     /** Stores a captured log (one message per event, as a log imported line by line) as engine {@code engineId}. */
     static List<EngineEvent> importLog(PostgresStore store, String engineId, String resource) throws Exception {

@@ -13,7 +13,6 @@ import io.kvledger.infrastructure.cli.ScenarioRunner;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
-import io.kvledger.infrastructure.simulation.StepEngine;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
@@ -131,7 +130,7 @@ class SameEventsOnEveryStoreTest {
 
     private static List<EngineEvent> simulate(SimulationOptions options, BiFunction<EngineConfig, Void, KvLedger> ledgers) {
         List<EngineEvent> events = new ArrayList<>();
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> adapt(ledgers.apply(config, null)))
+        new Simulator(options, () -> (seq, event) -> List.of(), config -> ledgers.apply(config, null))
                 .run(new Simulator.Listener() {
                     @Override
                     public void configured(EngineConfigured configured) {
@@ -146,29 +145,6 @@ class SameEventsOnEveryStoreTest {
         return events;
     }
 
-    private static StepEngine adapt(KvLedger ledger) {
-        return new StepEngine() {
-            @Override
-            public EngineConfigured configured() {
-                return ledger.configured();
-            }
-
-            @Override
-            public io.kvledger.application.engine.StepResult step(List<StepEntry> entries) {
-                return ledger.stepEntries(entries);
-            }
-
-            @Override
-            public io.kvledger.domain.state.EngineState state() {
-                return ledger.state();
-            }
-
-            @Override
-            public void close() {
-                ledger.close();
-            }
-        };
-    }
 
     private static List<EngineEvent> storedEvents(String engineId) {
         List<EngineEvent> events = new ArrayList<>();
