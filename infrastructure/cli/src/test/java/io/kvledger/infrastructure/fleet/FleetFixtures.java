@@ -2,7 +2,7 @@ package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.event.EngineConfigured;
@@ -69,12 +69,12 @@ final class FleetFixtures {
         return events;
     }
 
-    /** What {@code kvledger audit} finds in these events. */
+    /** What {@code kvledger audit} finds in these events, but for the last command (a stream never ends). */
     static List<String> audit(List<EngineEvent> events) {
         Auditor auditor = new Auditor();
         List<String> found = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
-            for (Violation v : auditor.check(i + 1, events.get(i))) {
+            for (Finding v : auditor.check(i + 1, events.get(i))) {
                 found.add(v.seq() + " " + v.code());
             }
         }

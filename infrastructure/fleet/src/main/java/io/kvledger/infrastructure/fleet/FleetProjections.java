@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
@@ -29,7 +29,9 @@ import org.axonframework.messaging.annotation.SourceId;
  * projections, so a message delivered again is recognised and only counted ({@code redelivered}), and one
  * arriving out of order fails its batch instead of being skipped. The audit keeps each engine's fold in memory; when an event
  * does not follow the one it last folded (another node had the segment, or a batch rolled back), it
- * folds the engine again from the store up to that event.
+ * folds the engine again from the store up to that event. A stream has no end, so the audit never calls
+ * {@code Auditor.finish()}: a command is judged when the next event arrives, and an engine's last command
+ * is judged when the engine steps again ({@code kvledger audit} judges it at the end of its log).
  */
 final class FleetProjections {
 
@@ -74,7 +76,7 @@ final class FleetProjections {
             }
             Audit audit = auditFor(engineId, sequenceNumber);
             long seq = audit.seq();
-            List<Violation> violations = new ArrayList<>();
+            List<Finding> violations = new ArrayList<>();
             for (EngineEvent event : events) {
                 seq++;
                 violations.addAll(audit.auditor().check(seq, event));
@@ -93,7 +95,7 @@ final class FleetProjections {
             if (!violations.isEmpty()) {
                 try (PreparedStatement found = c.prepareStatement("INSERT INTO " + schema.violation()
                         + " (engine_id, seq, code, request_id, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-                    for (Violation v : violations) {
+                    for (Finding v : violations) {
                         found.setString(1, engineId);
                         found.setLong(2, v.seq());
                         found.setString(3, v.code().name());
