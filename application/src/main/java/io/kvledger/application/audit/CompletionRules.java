@@ -80,10 +80,10 @@ final class CompletionRules {
             if (ended.contains(jobId)) {
                 String when = howEnded.getOrDefault(jobId, "earlier");
                 findings.add(AuditCode.JOB_COMPLETED_TWICE, requestId,
-                        "job " + jobId + " gets a " + completion + " but already ended " + when);
+                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but already ended " + when);
             } else {
                 findings.add(AuditCode.UNKNOWN_JOB, requestId,
-                        "job " + jobId + " gets a " + completion + " but was never scheduled");
+                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but was never scheduled");
             }
             return;
         }

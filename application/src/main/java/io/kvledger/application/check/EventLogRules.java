@@ -22,6 +22,10 @@ import java.util.List;
  */
 public final class EventLogRules implements LogCheck {
 
+    /** The codes of the rules the audit does not name, beside every {@code AuditCode}. */
+    public static final List<String> OWN_CODES = List.of("NOT_CONFIGURED", "PINNED_EVICTED", "EMPTY_RELEASE",
+            "JOB_ID_OUT_OF_ORDER");
+
     private final Auditor auditor = new Auditor();
     private long nextJobId;
 

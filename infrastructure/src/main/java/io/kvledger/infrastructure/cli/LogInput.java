@@ -2,7 +2,6 @@ package io.kvledger.infrastructure.cli;
 
 import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,8 +23,8 @@ final class LogInput {
     int scan(String tool, Body body) throws IOException {
         try (LogScan scan = LogScan.open(file, tool, progress)) {
             return body.scan(scan);
-        } catch (NoSuchFileException e) {
-            return Cli.fail("cannot read " + e.getFile() + ": no such file");
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
         } catch (MalformedLogException e) {
             return Cli.fail(file + ": " + e.getMessage());
         }

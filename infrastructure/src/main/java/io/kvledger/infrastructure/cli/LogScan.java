@@ -5,7 +5,6 @@ import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -28,8 +27,8 @@ final class LogScan implements AutoCloseable {
 
     /** @param forceProgress report progress even when stderr is not a terminal */
     static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
-        InputStream opened = Files.newInputStream(file);
-        Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, Files.size(file));
+        InputStream opened = Inputs.open(file);
+        Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, Inputs.size(file));
         return new LogScan(new CountingInputStream(opened), progress);
     }
 

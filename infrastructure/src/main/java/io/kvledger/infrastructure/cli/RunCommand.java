@@ -3,19 +3,19 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.ConfigMismatchException;
 import io.kvledger.application.KvLedger;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.EventLogWriter;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -29,21 +29,27 @@ import picocli.CommandLine.Parameters;
         description = "Executes a scenario's commands and writes the event log (contract section 5).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the scenario ran to its end (rejected commands included)",
-                "2:a malformed line (named on stderr; the events before it are kept), a missing file, or a store that"
-                        + " cannot be used (corrupt, locked by another process, or stored with another config)"})
+                "2:a malformed line (named on stderr; the events before it are kept), a missing or unreadable file,"
+                        + " an output that cannot be written (an existing -o file is then left as it was), or a store"
+                        + " that cannot be used (corrupt, locked by another process, stored with another config, or"
+                        + " full)"})
 final class RunCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "JSON Lines scenario: an optional config line, then commands.")
     Path scenario;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = {
+            "Write the event log here instead of stdout (missing directories are created). It is written to a"
+                    + " temporary file beside it, renamed over it at the end: a refused or failed run leaves the"
+                    + " file as it was."})
     Path output;
 
     @Option(names = "--store", paramLabel = "FILE", description = {
-            "Also keep the events in this store file (created when missing): a JSON Lines event log whose lines carry"
-                    + " an envelope, readable by every tool. On a store that already holds events the run continues"
-                    + " them: seq goes on and earlier requests are known; a config line must equal the stored config"
-                    + " (without one the stored config is used). The output still holds this run's events, from seq 1.",
+            "Also keep the events in this store file (created with its missing directories): a JSON Lines event"
+                    + " log whose lines carry an envelope, readable by every tool. On a store that already holds"
+                    + " events the run continues them: seq goes on and earlier requests are known; a config line"
+                    + " must equal the stored config (without one the stored config is used). The output is then"
+                    + " the whole log, the stored events followed by this run's, so it audits as a whole.",
             "A torn end left by a killed run is cut and reported on stderr."})
     Path store;
 
@@ -52,22 +58,39 @@ final class RunCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     FsyncPolicy fsync;
 
+    @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")
+    boolean progress;
+
     @Override
     public Integer call() throws IOException {
-        ScenarioRunner runner = new ScenarioRunner(this::ledger);
-        try (InputStream in = Files.newInputStream(scenario); Writer out = openOutput()) {
-            runner.run(in, new EventLogWriter(out));
+        CountingInputStream in;
+        try {
+            in = new CountingInputStream(Inputs.open(scenario));
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
+        }
+        Progress shown = Progress.of(progress, Cli.stderr(), "run", Inputs.size(scenario));
+        Hooks hooks = new Hooks(in, shown);
+        ScenarioRunner runner = new ScenarioRunner(this::ledger, hooks);
+        try (in; Output out = Output.to(output); Writer writer = out.writer()) {
+            try {
+                runner.run(in, new EventLogWriter(writer));
+            } catch (MalformedLineException e) {
+                writer.flush();
+                out.commit(); // the events before the malformed line are kept (contract section 4)
+                hooks.finish();
+                return Cli.fail(scenario + ": " + e.getMessage());
+            }
+            writer.flush();
+            out.commit();
+            hooks.finish();
             return 0;
-        } catch (NoSuchFileException e) {
-            return Cli.fail("cannot read " + e.getFile() + ": no such file");
-        } catch (MalformedLineException e) {
-            return Cli.fail(scenario + ": " + e.getMessage());
         } catch (UnusableStoreException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         }
     }
 
-    /** The store cannot be opened or resumed: bad input (exit 2), unlike a failure while appending (exit 1). */
+    /** The store cannot be opened, resumed or appended to: exit 2, unlike an internal failure. */
     private static final class UnusableStoreException extends RuntimeException {
         UnusableStoreException(RuntimeException cause) {
             super(cause.getMessage(), cause);
@@ -81,8 +104,11 @@ final class RunCommand implements Callable<Integer> {
             return builder.build();
         }
         try {
-            // A torn end the open cuts is reported by the store's own warning, on stderr.
-            KvLedger.Builder builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
+            JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(store, fsync);
+            if (engine.recoveryReport().recovered()) {
+                Cli.say("store " + store + ": recovered from a torn end: " + engine.recoveryReport());
+            }
+            KvLedger.Builder builder = FileStores.builder(engine);
             config.ifPresent(builder::config);
             return builder.build();
         } catch (EventStoreException | ConfigMismatchException e) {
@@ -90,16 +116,48 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private Writer openOutput() throws IOException {
-        if (output == null) {
-            return new BufferedWriter(new OutputStreamWriter(Cli.stdout(), StandardCharsets.UTF_8)) {
-                @Override
-                public void close() throws IOException {
-                    flush(); // stdout stays open for whoever runs us
-                }
-            };
+    /** A resumed store's events come first in the output; progress follows the scenario's bytes. */
+    private final class Hooks implements ScenarioRunner.Hooks {
+        private final CountingInputStream in;
+        private final Progress progress;
+        private EventLogWriter log;
+
+        Hooks(CountingInputStream in, Progress progress) {
+            this.in = in;
+            this.progress = progress;
         }
-        return Files.newBufferedWriter(output, StandardCharsets.UTF_8);
+
+        @Override
+        public void opened(KvLedger ledger, EventLogWriter log) {
+            this.log = log;
+            if (!ledger.resumed()) {
+                log.write(ledger.configured());
+                return;
+            }
+            try (InputStream stored = Files.newInputStream(store)) {
+                EventLogReader reader = new EventLogReader(stored);
+                for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                    log.write(entry.event());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(new InputFailure(store, e));
+            } catch (MalformedLogException e) {
+                throw new IllegalStateException("store " + store + " opened but cannot be read back: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void stepped(EventLogWriter log) {
+            if (progress != null) {
+                progress.update(log.lastSeq(), in.count(), log.lastSeq());
+            }
+        }
+
+        void finish() {
+            if (progress != null) {
+                progress.finish(log == null ? 0 : log.lastSeq(), in.count(), log == null ? 0 : log.lastSeq());
+            }
+        }
     }
 
     static final class FsyncConverter implements ITypeConverter<FsyncPolicy> {
