@@ -196,7 +196,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             position = storeFile.write(batch.bytes(), end);
         } catch (IOException e) {
             undo(e);
-            throw new EventStoreException("cannot append to " + file + ": " + e, e);
+            throw new EventStoreException("cannot append to " + file + ": " + (e.getMessage() == null ? "an I/O error" : e.getMessage()), e);
         }
         for (int i = 0; i < batch.offsets().length; i++) {
             index.add(batch.offsets()[i], batch.aggregateIds()[i], batch.starts()[i]);
