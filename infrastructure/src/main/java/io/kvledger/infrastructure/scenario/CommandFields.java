@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.domain.UnicodeText;
+import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishReason;
 import io.kvledger.domain.command.InvalidCommand;
 import io.kvledger.infrastructure.json.EnumNames;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * for the decision to reject with {@code INVALID_ARGUMENT} in its turn. Ranges (counts above zero,
  * non-negative ids) are the decision's to check.
  */
-final class CommandFields {
+public final class CommandFields {
 
     private final JsonNode node;
     private final String name;
@@ -112,6 +113,11 @@ final class CommandFields {
         }
         fail("reason must be " + EnumNames.quoted(FinishReason.class) + ", was " + JsonProblems.show(value));
         return null;
+    }
+
+    /** The command read, or an {@code InvalidCommand} when a field was bad (its placeholder values unused). */
+    EngineCommand build(EngineCommand command) {
+        return valid() ? command : invalid();
     }
 
     boolean valid() {
