@@ -137,7 +137,11 @@ final class RunCommand implements Callable<Integer> {
             try (InputStream stored = Files.newInputStream(store)) {
                 EventLogReader reader = new EventLogReader(stored);
                 for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                    log.write(entry.event());
+                    if (entry.event() != null) {
+                        log.write(entry.event());
+                    } else {
+                        log.writeLine(entry.raw()); // a type this version does not know is kept as it was
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(new InputFailure(store, e));

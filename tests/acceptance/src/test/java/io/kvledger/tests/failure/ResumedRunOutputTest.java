@@ -43,4 +43,22 @@ class ResumedRunOutputTest {
         }
         assertEquals(Files.readAllLines(first), output.subList(0, Files.readAllLines(first).size()), "the first run's log, then more");
     }
+
+    /** Found by the long fuzz run (seed 20462403): a stored line of a type this version does not know. */
+    @Test
+    void aStoredEventOfAnUnknownTypeIsCopiedAsItWas() throws Exception {
+        Path store = dir.resolve("store.jsonl");
+        assertEquals(0, Kvledger.inProcess("run", Examples.prefillDecode(), "--store", store.toString()).exit());
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(store));
+        lines.set(2, lines.get(2).replaceFirst("\"type\": \"[A-Za-z]+\"", "\"type\": \"FutureEvent\""));
+        Files.write(store, lines);
+        Path reset = Files.writeString(dir.resolve("reset.jsonl"), "{\"cmd\": \"ResetCache\"}\n");
+
+        Kvledger.Result resumed = Kvledger.inProcess("run", reset.toString(), "--store", store.toString());
+
+        assertEquals(0, resumed.exit(), resumed.toString());
+        ObjectNode line = (ObjectNode) EventJson.mapper().readTree(lines.get(2));
+        line.remove("envelope");
+        assertEquals(line, EventJson.mapper().readTree(resumed.lines().get(2)));
+    }
 }
