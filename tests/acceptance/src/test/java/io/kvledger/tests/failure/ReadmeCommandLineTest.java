@@ -34,7 +34,9 @@ class ReadmeCommandLineTest {
                 continue;
             }
             for (OptionSpec option : command.getValue().getCommandSpec().options()) {
-                if (!STANDARD.contains(option.longestName()) && !row.contains(option.longestName())) {
+                if (!STANDARD.contains(option.longestName())
+                        && java.util.Arrays.stream(option.names()).noneMatch(name -> row.contains("[" + name + " ")
+                                || row.contains("[" + name + "]") || row.contains(" " + name + " "))) {
                     missing.add(command.getKey() + " " + option.longestName());
                 }
             }
