@@ -80,9 +80,14 @@ final class Progress {
         } else {
             text.append(amount(bytes));
         }
-        text.append(String.format(Locale.ROOT, "  seq %d  %,.0f events/s", seq, rate));
+        // A count of work with no log position (shrink's oracle runs) is its own rate.
+        String counted = seq == 0 && unit != null ? unit : "events";
+        if (seq > 0 || unit == null) {
+            text.append(String.format(Locale.ROOT, "  seq %d", seq));
+        }
+        text.append(String.format(Locale.ROOT, "  %,.0f %s/s", rate, counted));
         if (done) {
-            text.append(String.format(Locale.ROOT, "  %,d events in %.1f s", events, seconds));
+            text.append(String.format(Locale.ROOT, "  %,d %s in %.1f s", events, counted, seconds));
         } else if (totalBytes > 0 && bytesInInterval > 0) {
             double remaining = seconds * (totalBytes - bytes) / bytesInInterval;
             text.append("  ETA ").append(duration(remaining));

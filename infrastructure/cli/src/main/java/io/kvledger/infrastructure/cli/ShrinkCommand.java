@@ -85,7 +85,7 @@ final class ShrinkCommand implements Callable<Integer> {
         Progress shown = Progress.of(progress, Cli.stderr(), "shrink", 0, "runs");
         long[] runs = {0};
         ScenarioOracle counted = shown == null ? oracle : candidate -> {
-            shown.update(++runs[0], runs[0], candidate.size());
+            shown.update(++runs[0], runs[0], 0);
             return oracle.shows(candidate);
         };
         Shrinker.Result result;
@@ -96,7 +96,7 @@ final class ShrinkCommand implements Callable<Integer> {
             return Cli.EXIT_FAILURE;
         }
         if (shown != null) {
-            shown.finish(runs[0], runs[0], result.scenario().size());
+            shown.finish(runs[0], runs[0], 0);
         }
         try (Output out = Output.to(output); Writer writer = out.writer()) {
             writer.write(result.scenario().text());

@@ -40,6 +40,6 @@ class ProgressTest {
         assertTrue(simulate.stderr().contains("simulate: 100% 30 requests / 30 requests"), simulate.stderr());
         assertEquals(0, shrink.exit(), shrink.toString());
         assertTrue(shrink.stderr().startsWith("shrink: "), shrink.stderr());
-        assertTrue(shrink.stderr().contains(" runs"), shrink.stderr());
+        assertTrue(shrink.stderr().contains(" runs/s") && shrink.stderr().contains(" runs in "), shrink.stderr());
     }
 }

@@ -29,13 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  * run's output is exactly the run of the lines before the bad one; a refused store is left as it was
  * and an accepted one keeps what it held up to a line boundary.
  *
- * <p>{@code -Dkvledger.fuzz.cases=N} sets the cases per reader (default 150, about a minute in all with
+ * <p>{@code -Dkvledger.fuzz.cases=N} sets the cases per reader (default 100, about a minute in all with
  * the jar cases); {@code mvn -B -Pfuzz -pl tests/acceptance -am verify -Dtest=ReaderFuzzTest -Dsurefire.failIfNoSpecifiedTests=false}
  * runs the long opt-in version (2000 cases per reader).
  */
 class ReaderFuzzTest {
 
-    private static final int CASES = Integer.getInteger("kvledger.fuzz.cases", 150);
+    private static final int CASES = Integer.getInteger("kvledger.fuzz.cases", 100);
     private static final long SEED = Long.getLong("kvledger.fuzz.seed", 20261201L);
     private static final int LINE_LIMIT = 1 << 16;
     private static final Pattern LINE = Pattern.compile("line (\\d+): ");
