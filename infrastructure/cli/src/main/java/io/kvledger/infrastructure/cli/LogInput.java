@@ -27,6 +27,9 @@ final class LogInput {
             return Cli.fail(e.getMessage());
         } catch (MalformedLogException e) {
             return Cli.fail(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            // Only the log is read here (outputs fail unchecked): a damaged gzip stream, say.
+            return Cli.fail(new InputFailure(file, e).getMessage());
         }
     }
 }
