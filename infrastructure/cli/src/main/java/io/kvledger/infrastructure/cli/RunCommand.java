@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import picocli.CommandLine.Command;
+import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -61,8 +63,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")
     boolean progress;
 
+    @Mixin
+    KvEventsOptions kvEvents;
+
+    private ZmqKvEventPublisher publisher;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         CountingInputStream in;
         try {
             in = new CountingInputStream(Inputs.open(scenario));
@@ -72,7 +79,9 @@ final class RunCommand implements Callable<Integer> {
         Progress shown = Progress.of(progress, Cli.stderr(), "run", Inputs.size(scenario));
         Hooks hooks = new Hooks(in, shown);
         ScenarioRunner runner = new ScenarioRunner(this::ledger, hooks);
-        try (in; Output out = Output.to(output); Writer writer = out.writer()) {
+        try (in; ZmqKvEventPublisher kv = kvEvents.open(); Output out = Output.to(output); Writer writer = out.writer()) {
+            publisher = kv;
+            kvEvents.awaitSubscriber(kv);
             try {
                 runner.run(in, new EventLogWriter(writer));
             } catch (MalformedLineException e) {
@@ -84,7 +93,13 @@ final class RunCommand implements Callable<Integer> {
             writer.flush();
             out.commit();
             hooks.finish();
+            kvEvents.linger(kv);
             return 0;
+        } catch (IllegalStateException e) {
+            if (publisher == null && kvEvents.endpoint != null) {
+                return Cli.fail("--kv-events: " + e.getMessage());
+            }
+            throw e;
         } catch (UnusableStoreException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         }
@@ -101,6 +116,7 @@ final class RunCommand implements Callable<Integer> {
         if (store == null) {
             KvLedger.Builder builder = KvLedger.builder();
             config.ifPresent(builder::config);
+            withKvEvents(builder);
             return builder.build();
         }
         try {
@@ -110,6 +126,7 @@ final class RunCommand implements Callable<Integer> {
             }
             KvLedger.Builder builder = FileStores.builder(engine);
             config.ifPresent(builder::config);
+            withKvEvents(builder);
             return builder.build();
         } catch (EventStoreException | ConfigMismatchException e) {
             throw new UnusableStoreException(e);
@@ -161,6 +178,12 @@ final class RunCommand implements Callable<Integer> {
             if (progress != null) {
                 progress.finish(log == null ? 0 : log.lastSeq(), in.count(), log == null ? 0 : log.lastSeq());
             }
+        }
+    }
+
+    private void withKvEvents(KvLedger.Builder builder) {
+        if (publisher != null) {
+            builder.listener(publisher);
         }
     }
 
