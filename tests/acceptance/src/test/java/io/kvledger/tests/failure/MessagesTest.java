@@ -121,7 +121,11 @@ class MessagesTest {
         Kvledger.Result result = Kvledger.inProcess();
 
         assertEquals(2, result.exit());
-        assertTrue(result.stderr().contains("a command is required (run, replay, audit, explain, simulate, shrink)"), result.stderr());
+        String list = result.stderr().substring(result.stderr().indexOf("a command is required (") + 23);
+        list = list.substring(0, list.indexOf(')'));
+        assertEquals(java.util.Set.copyOf(new picocli.CommandLine(new io.kvledger.infrastructure.cli.KvLedgerCli()).getSubcommands()
+                .keySet().stream().filter(name -> !name.equals("help")).toList()), java.util.Set.of(list.split(", ")), result.stderr());
+        assertTrue(list.startsWith("run, replay, audit, explain, simulate, shrink"), result.stderr());
     }
 
     private Kvledger.Result log(String text) throws Exception {
