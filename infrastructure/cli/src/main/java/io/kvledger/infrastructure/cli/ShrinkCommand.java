@@ -1,8 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
-import io.kvledger.application.audit.AuditCode;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.application.check.FindingCode;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.shrink.Scenario;
@@ -16,16 +15,10 @@ import java.io.InputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "shrink", mixinStandardHelpOptions = true,
         description = {"Reduces a scenario whose run shows CODE to a minimal scenario that still does.",
@@ -39,8 +32,9 @@ final class ShrinkCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "The scenario to shrink.")
     Path scenario;
 
-    @Option(names = "--until", required = true, paramLabel = "CODE", description = "What the shrunk scenario must still show.")
-    String code;
+    @Option(names = "--until", required = true, paramLabel = "CODE", converter = CodeConverter.class,
+            description = "What the shrunk scenario must still show: an audit code, a check code or a rejection code.")
+    FindingCode code;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write the shrunk scenario here instead of stdout.")
     Path output;
@@ -48,24 +42,20 @@ final class ShrinkCommand implements Callable<Integer> {
     @Option(names = "--progress", description = "Report progress (oracle runs) on stderr even when it is not a terminal.")
     boolean progress;
 
-    @Spec
-    CommandSpec spec;
-
-    /** Every code the oracle can show. */
-    static Set<String> codes() {
-        Set<String> codes = new LinkedHashSet<>();
-        codes.add(ViolationOracle.EXCEPTION);
-        Arrays.stream(AuditCode.values()).map(Enum::name).forEach(codes::add);
-        codes.addAll(EventLogRules.OWN_CODES);
-        Arrays.stream(RejectionCode.values()).map(Enum::name).forEach(codes::add);
-        return codes;
+    /** An unknown code is a usage error (exit 2), naming the known ones. */
+    static final class CodeConverter implements picocli.CommandLine.ITypeConverter<FindingCode> {
+        @Override
+        public FindingCode convert(String value) {
+            try {
+                return FindingCode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     @Override
     public Integer call() throws IOException {
-        if (!codes().contains(code)) {
-            throw new ParameterException(spec.commandLine(), "--until " + code + " is not a code; one of " + codes());
-        }
         Scenario input;
         try (InputStream in = Inputs.open(scenario)) {
             byte[] bytes = in.readAllBytes();
@@ -92,7 +82,7 @@ final class ShrinkCommand implements Callable<Integer> {
         try {
             result = new Shrinker(counted).shrink(input);
         } catch (IllegalArgumentException e) {
-            Cli.say(scenario + " does not show " + code);
+            Cli.say(scenario + " does not show " + code.name());
             return Cli.EXIT_FAILURE;
         }
         if (shown != null) {
@@ -104,7 +94,7 @@ final class ShrinkCommand implements Callable<Integer> {
             out.commit();
         }
         Cli.say("shrunk " + result.originalLines() + " commands to " + result.scenario().size()
-                + " still showing " + code + " (" + result.oracleRuns() + " runs)");
+                + " still showing " + code.name() + " (" + result.oracleRuns() + " runs)");
         return 0;
     }
 }

@@ -84,8 +84,7 @@ class ExitCodePolicyTest {
         assertEquals(1, violations.exit(), violations.toString());
         assertEquals(1, noJob.exit(), noJob.toString());
         assertEquals(2, badCode.exit(), badCode.toString());
-        assertTrue(badCode.stderr().contains("--until NOT_A_CODE is not a code; one of [EXCEPTION, STORE_SLICE_MISMATCH"),
-                badCode.stderr());
+        assertTrue(badCode.stderr().contains("NOT_A_CODE"), badCode.stderr());
         assertEquals(2, badOption.exit(), badOption.toString());
     }
 }
