@@ -121,6 +121,9 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(store, fsync);
+            if (engine.snapshotRejected() != null) {
+                Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");
+            }
             if (engine.recoveryReport().recovered()) {
                 Cli.say("store " + store + ": recovered from a torn end: " + engine.recoveryReport());
             }
