@@ -22,7 +22,7 @@ final class AxonLedger implements KvLedger {
     private final Configuration axon;
     private final CommandGateway gateway;
     private final String engineId;
-    private final List<StepListener> listeners;
+    private final List<StepListener> listeners = new ArrayList<>();
     /** Closed last first: the store comes first, so it is closed after everything given to closeWith. */
     private final List<AutoCloseable> resources;
     private final boolean resumed;
@@ -40,11 +40,10 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
-        List<StepListener> all = new ArrayList<>(store.stepListeners());
-        all.addAll(builder.listenersValue());
-        this.listeners = List.copyOf(all);
+        listeners.addAll(store.stepListeners());
+        listeners.addAll(builder.listenersValue());
         try {
-            this.axon = AxonEngineConfiguration.start(store::storageEngine);
+            this.axon = AxonEngineConfiguration.start(store::storageEngine, store.serializer(), store.transactionManager());
         } catch (RuntimeException e) {
             closeResources(e);
             throw e;
