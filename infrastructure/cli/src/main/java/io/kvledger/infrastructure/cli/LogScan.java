@@ -6,6 +6,7 @@ import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.store.StoreLog;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -34,7 +35,12 @@ final class LogScan implements AutoCloseable {
     static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
         CountingBytes counting = new CountingBytes();
-        StoreLog log = StoreLog.open(file, counting::wrap);
+        StoreLog log;
+        try {
+            log = StoreLog.open(file, counting::wrap);
+        } catch (NoSuchFileException e) {
+            throw new InputFailure(file, new IOException("no such file"));
+        }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
         return new LogScan(counting, log, progress);
     }

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.json.EventTypes;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,6 +77,8 @@ public final class EventLogReader {
             return lines.next();
         } catch (Utf8Lines.InvalidUtf8Exception e) {
             throw new MalformedLogException(e.line(), "not valid UTF-8");
+        } catch (Utf8Lines.LineTooLongException e) {
+            throw new MalformedLogException(e.line(), e.reason());
         }
     }
 
@@ -83,22 +87,22 @@ public final class EventLogReader {
         try {
             node = EventJson.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new MalformedLogException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new MalformedLogException(line, JsonProblems.parseFailure(text, e));
         }
         if (node == null || !node.isObject()) {
             throw new MalformedLogException(line, "not a JSON object");
         }
-        JsonNode seqNode = node.get("seq");
-        if (seqNode == null || !seqNode.isIntegralNumber() || !seqNode.canConvertToLong()) {
-            throw new MalformedLogException(line, seqNode == null ? "seq is missing" : "seq must be an integer, was " + seqNode);
+        Optional<String> illFormed = JsonProblems.illFormedString(node);
+        if (illFormed.isPresent()) {
+            throw new MalformedLogException(line, illFormed.get());
         }
-        long seq = seqNode.longValue();
+        long seq = seq(line, node.get("seq"));
         if (seq <= lastSeq) {
             throw new MalformedLogException(line, "seq " + seq + " does not increase (the line before had " + lastSeq + ")");
         }
         JsonNode typeNode = node.get("type");
         if (typeNode == null || !typeNode.isTextual()) {
-            throw new MalformedLogException(line, typeNode == null ? "type is missing" : "type must be a string, was " + typeNode);
+            throw new MalformedLogException(line, typeNode == null ? "type is missing" : "type must be a string, was " + JsonProblems.show(typeNode));
         }
         String type = typeNode.textValue();
         if (first && !"EngineConfigured".equals(type)) {
@@ -116,6 +120,21 @@ public final class EventLogReader {
         return new LogEntry(line, seq, type, toEvent(line, type, current), envelope, current);
     }
 
+    /** The line's seq: an integer from 1 (the 1-based position of the event). */
+    private static long seq(long line, JsonNode seqNode) throws MalformedLogException {
+        if (seqNode == null) {
+            throw new MalformedLogException(line, "seq is missing");
+        }
+        if (seqNode.isIntegralNumber() && seqNode.canConvertToLong() && seqNode.longValue() < 1) {
+            throw new MalformedLogException(line, "seq must be 1 or more (the event's 1-based position), was " + seqNode);
+        }
+        Optional<String> problem = JsonProblems.integerProblem("seq", seqNode, 1, Long.MAX_VALUE);
+        if (problem.isPresent()) {
+            throw new MalformedLogException(line, problem.get());
+        }
+        return seqNode.longValue();
+    }
+
     private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
         Optional<Class<? extends EngineEvent>> eventClass = EventTypes.classOf(type);
         if (eventClass.isEmpty()) {
@@ -125,11 +144,22 @@ public final class EventLogReader {
         fields.remove("seq");
         fields.remove("type");
         fields.remove("envelope");
+        EngineEvent event;
         try {
-            return LENIENT.treeToValue(fields, eventClass.get());
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+            event = LENIENT.treeToValue(fields, eventClass.get());
+        } catch (JsonProcessingException e) {
+            throw new MalformedLogException(line, type + " cannot be read: " + JsonProblems.bindFailure(e));
+        } catch (IllegalArgumentException e) {
             throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
         }
+        if (event instanceof EngineConfigured configured) {
+            try {
+                configured.config(); // the ranges of contract section 2: a log with gpuBlockSize 0 is malformed
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new MalformedLogException(line, "EngineConfigured is not a valid config: " + e.getMessage());
+            }
+        }
+        return event;
     }
 
     private static Envelope envelope(long line, JsonNode node) throws MalformedLogException {
