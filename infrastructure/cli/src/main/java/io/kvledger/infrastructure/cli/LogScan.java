@@ -39,7 +39,8 @@ final class LogScan implements AutoCloseable {
         try {
             log = StoreLog.open(file, counting::wrap);
         } catch (NoSuchFileException e) {
-            throw new InputFailure(file, new IOException("no such file"));
+            throw new InputFailure(file, new IOException(java.nio.file.Files.isDirectory(file)
+                    ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
         return new LogScan(counting, log, progress);
