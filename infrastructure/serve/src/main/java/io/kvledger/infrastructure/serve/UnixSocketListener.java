@@ -104,18 +104,43 @@ final class UnixSocketListener implements AutoCloseable {
         }
     }
 
+    /**
+     * Answers {@code BUSY} and ends the connection without a reset: the output is shut first (the client
+     * reads the answer, then the end), and what the client sent is read until it closes, for a few
+     * seconds at most, on a thread of its own so the listener goes on accepting.
+     */
     private void refuseBusy(SocketChannel client, ServeMetrics metrics) {
         metrics.refusedClient();
         metrics.error(Code.BUSY);
-        try (client) {
-            AnswerWriter answer = new AnswerWriter();
-            answer.error(new ProtocolError(Code.BUSY,
-                    "another client is connected to this server (one client at a time); try again when it has closed"));
-            answer.sendTo(Channels.newOutputStream(client));
-        } catch (IOException e) {
-            // the refused client left already
-        }
         log.println("kvledger serve: refused a second client while one is connected");
+        Thread thread = new Thread(() -> {
+            try (client) {
+                AnswerWriter answer = new AnswerWriter();
+                answer.error(new ProtocolError(Code.BUSY,
+                        "another client is connected to this server (one client at a time); try again when it has closed"));
+                answer.sendTo(Channels.newOutputStream(client));
+                client.shutdownOutput();
+                client.configureBlocking(false);
+                java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(4096);
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
+                while (System.nanoTime() < deadline) {
+                    sink.clear();
+                    int n = client.read(sink);
+                    if (n < 0) {
+                        break;
+                    }
+                    if (n == 0) {
+                        Thread.sleep(5);
+                    }
+                }
+            } catch (IOException e) {
+                // the refused client left already
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "kvledger-refuse");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /** Stops accepting new clients and removes the socket file; the connected client stays. */
