@@ -15,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -24,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class UnixSocketListener implements AutoCloseable {
 
+    /** How long a new client waits for a connected session that is ending before it is refused. */
+    private static final long RECONNECT_GRACE_MILLIS = 500;
     private static final int S_IFMT = 0170000;
     private static final int S_IFSOCK = 0140000;
 
@@ -80,7 +83,7 @@ final class UnixSocketListener implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             }
-            if (!active.compareAndSet(null, client)) {
+            if (!claim(client)) {
                 refuseBusy(client, metrics);
                 continue;
             }
@@ -88,6 +91,36 @@ final class UnixSocketListener implements AutoCloseable {
             Thread thread = new Thread(() -> serve(client, sessions), "kvledger-session");
             thread.setDaemon(true);
             thread.start();
+        }
+    }
+
+    /**
+     * Makes {@code client} the connected one. A client that reconnects right after closing should not find
+     * its own old session still there, so a connected session gets a moment to notice its end first.
+     */
+    private boolean claim(SocketChannel client) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_GRACE_MILLIS);
+        synchronized (active) {
+            while (!active.compareAndSet(null, client)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(active, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private void release(SocketChannel client) {
+        synchronized (active) {
+            active.compareAndSet(client, null);
+            active.notifyAll();
         }
     }
 
@@ -100,7 +133,7 @@ final class UnixSocketListener implements AutoCloseable {
         } catch (IOException e) {
             log.println("kvledger serve: client connection lost (" + e.getMessage() + ")");
         } finally {
-            active.compareAndSet(client, null);
+            release(client);
         }
     }
 
