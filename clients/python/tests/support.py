@@ -1,8 +1,7 @@
 """How the tests reach a real ``kvledger serve`` and ``kvledger run``.
 
-``KVLEDGER_JAR`` names the command-line jar (``java -jar JAR serve ...``); ``KVLEDGER_SERVE_CLASSPATH``
-instead names a classpath holding ``io.kvledger.infrastructure.serve.ServeCommand`` (and, for ``run``
-and ``simulate``, the command line). ``KVLEDGER_JAVA_OPTS`` is passed to every JVM started.
+``KVLEDGER_JAR`` names the command-line jar (``java -jar JAR serve ...``); ``KVLEDGER_CLASSPATH``
+instead names a classpath holding the command line (``io.kvledger.infrastructure.cli.KvLedgerCli``). ``KVLEDGER_JAVA_OPTS`` is passed to every JVM started.
 ``KVLEDGER_RUN_LOGS`` may name a folder holding ``NAME.jsonl``, the log ``kvledger run`` writes for
 each example, so the suite need not start a JVM per example for it.
 """
@@ -22,22 +21,23 @@ def _java():
 
 def serve_command():
     """The command that starts a server, without ``--stdio`` or ``--socket``."""
-    classpath = os.environ.get("KVLEDGER_SERVE_CLASSPATH")
+    return kvledger_command() + ["serve"]
+
+
+def kvledger_command():
+    """The command line: ``java -cp CLASSPATH KvLedgerCli`` or ``java -jar JAR``."""
+    classpath = os.environ.get("KVLEDGER_CLASSPATH")
     if classpath:
-        return _java() + ["-cp", classpath, "io.kvledger.infrastructure.serve.ServeCommand"]
+        return _java() + ["-cp", classpath, "io.kvledger.infrastructure.cli.KvLedgerCli"]
     jar = os.environ.get("KVLEDGER_JAR")
     if not jar:
-        raise AssertionError("set KVLEDGER_JAR (the command-line jar) or KVLEDGER_SERVE_CLASSPATH")
-    return _java() + ["-jar", jar, "serve"]
+        raise AssertionError("set KVLEDGER_JAR (the command-line jar) or KVLEDGER_CLASSPATH")
+    return _java() + ["-jar", jar]
 
 
 def cli(*args, check=True):
     """Runs ``kvledger ARGS`` (the command line), returning the completed process."""
-    classpath = os.environ.get("KVLEDGER_SERVE_CLASSPATH")
-    if classpath and not os.environ.get("KVLEDGER_JAR"):
-        argv = _java() + ["-cp", classpath, "io.kvledger.infrastructure.cli.KvLedgerCli"]
-    else:
-        argv = _java() + ["-jar", os.environ["KVLEDGER_JAR"]]
+    argv = kvledger_command()
     done = subprocess.run(argv + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     if check and done.returncode != 0:
         raise AssertionError("kvledger %s exited %d: %s" % (" ".join(map(str, args)), done.returncode,

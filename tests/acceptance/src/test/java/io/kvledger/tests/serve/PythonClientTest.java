@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.serve;
+package io.kvledger.tests.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the Python client's own test suite ({@code python3 -m unittest discover} in clients/python), which
- * starts real {@code kvledger serve} child processes from this module's classpath and drives them. The
+ * starts real {@code kvledger serve} child processes (the command line's main class, on this module's
+ * classpath) and drives them. The
  * logs {@code kvledger run} writes for the shared examples are made here first, in process, so the Python
  * suite does not start a JVM per example for them. Python's output is shown when it fails.
  */
@@ -29,7 +30,7 @@ class PythonClientTest {
     @Test
     void thePythonClientsTestsPass() throws Exception {
         Path client = Path.of(System.getProperty("kvledger.pythonClient"));
-        Path examples = Path.of(System.getProperty("kvledger.examples"));
+        Path examples = Path.of(PythonClientTest.class.getResource("/examples").toURI());
         Path runLogs = Files.createDirectories(dir.resolve("run-logs"));
         writeRunLogs(examples, runLogs);
         Path output = dir.resolve("python.out");
@@ -37,7 +38,7 @@ class PythonClientTest {
                 .directory(client.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
-        python.environment().put("KVLEDGER_SERVE_CLASSPATH", System.getProperty("java.class.path"));
+        python.environment().put("KVLEDGER_CLASSPATH", System.getProperty("java.class.path"));
         python.environment().put("KVLEDGER_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Short-lived servers: the quick JIT tier starts them faster; small heaps on a shared machine.
         python.environment().put("KVLEDGER_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx256m");
