@@ -44,19 +44,29 @@ class Ledger:
             raise
 
     @classmethod
-    def connect(cls, path, config=None, timeout=None, client="kvledger-python"):
+    def connect(cls, path, config=None, timeout=None, wait=0.0, client="kvledger-python"):
         """Connects to ``kvledger serve --socket PATH``.
 
         ``config`` (a dict as a scenario's config line gives it) opens the server's engine with it if the
         server has none yet, and must otherwise equal the engine's (:class:`ConfigMismatchError`).
+        ``wait`` is how many seconds to keep trying while the socket is missing or refuses (a server still
+        starting); ``timeout`` bounds each read and write.
         """
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            sock.settimeout(timeout)
-            sock.connect(os.fspath(path))
-        except OSError as e:
-            sock.close()
-            raise ConnectionClosedError("cannot connect to %s: %s" % (path, e)) from e
+        deadline = time.monotonic() + wait
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.settimeout(timeout)
+                sock.connect(os.fspath(path))
+                break
+            except (FileNotFoundError, ConnectionRefusedError) as e:
+                sock.close()
+                if time.monotonic() >= deadline:
+                    raise ConnectionClosedError("cannot connect to %s: %s" % (path, e)) from e
+                time.sleep(0.02)
+            except OSError as e:
+                sock.close()
+                raise ConnectionClosedError("cannot connect to %s: %s" % (path, e)) from e
         reader = sock.makefile("rb", buffering=1 << 16)
 
         def closer():
@@ -111,16 +121,22 @@ class Ledger:
         ledger.process = process
         return ledger
 
-    def step(self, commands, lines=None):
+    def step(self, commands, lines=None, timing=False, events="all"):
         """Executes one scheduler step: ``commands`` are dicts in the scenario format (see :mod:`kvledger.commands`).
 
         ``lines`` optionally numbers the commands for their rejections (e.g. a scenario's line numbers).
-        Returns a :class:`StepResult`; raises :class:`ProtocolError` when the server refuses the step as a
-        whole (it then changed nothing).
+        ``events="grouped"`` asks for only the events a host acts on (jobs, flushes, releases, rejections),
+        which is cheaper to encode and decode; ``result.events`` then holds only those. ``timing=True`` asks the server for its own times (``result.timing``: ``parseNanos``, ``stepNanos``,
+        ``encodeNanos``). Returns a :class:`StepResult`; raises :class:`ProtocolError` when the server
+        refuses the step as a whole (it then changed nothing).
         """
         request = {"step": commands}
         if lines is not None:
             request["lines"] = lines
+        if timing:
+            request["timing"] = True
+        if events != "all":
+            request["events"] = events
         return StepResult(self._request(request))
 
     def _request(self, request):

@@ -224,12 +224,20 @@ class UnknownEvent(Event):
 
 def _decoder(cls):
     names = [(f.metadata.get("json", f.name), f.name) for f in fields(cls)[1:]]
+    defaults = cls(0).__dict__
+    new = object.__new__
 
     def decode(obj):
-        event = cls(obj["seq"])
+        # A step answer holds hundreds of events: fill the instance's dict directly, not through __init__.
+        event = new(cls)
+        state = event.__dict__
+        state["seq"] = obj["seq"]
         for json_name, attr in names:
             if json_name in obj:
-                setattr(event, attr, obj[json_name])
+                state[attr] = obj[json_name]
+            else:
+                default = defaults[attr]
+                state[attr] = list(default) if isinstance(default, list) else default
         return event
 
     return decode
@@ -259,13 +267,14 @@ class StepResult:
     which changed nothing). ``events`` is every event, decoded when first read.
     """
 
-    __slots__ = ("step", "last_seq", "raw_events", "_answer", "_events")
+    __slots__ = ("step", "last_seq", "raw_events", "timing", "_answer", "_events")
 
     def __init__(self, answer):
         self._answer = answer
         self.step = answer["step"]
         self.last_seq = answer["lastSeq"]
         self.raw_events = answer["events"]
+        self.timing = answer.get("timing")
         self._events = None
 
     @property

@@ -28,6 +28,7 @@ def start_socket_server(path, *args):
             raise AssertionError("the server did not start: %s" % stderr.read().decode())
         time.sleep(0.02)
     process.stderr_file = stderr
+    Ledger.connect(path, wait=60).close()  # listening, not only bound
     return process
 
 
@@ -69,6 +70,17 @@ class SocketClientTest(unittest.TestCase):
             self.assertEqual(list(range(result.events[0].seq, result.last_seq + 1)), [e.seq for e in result.events])
             again = ledger.step([c.complete(result.store_jobs[0].job_id)])
             self.assertEqual(result.last_seq + 1, again.events[0].seq, "seq continues the log")
+
+    def test_a_grouped_answer_holds_the_events_a_host_acts_on(self):
+        with Ledger.connect(self.socket) as ledger:
+            result = ledger.step([c.register("g1", range(100, 108)), c.allocate("g1", [3, 4]), c.compute("g1", 8),
+                                  c.abort("g1")], events="grouped")
+            self.assertEqual(["StoreJobScheduled", "BlocksReleased"], [e.type for e in result.events])
+            self.assertEqual([3, 4], result.store_jobs[0].block_ids)
+            self.assertEqual([3, 4], result.releases[0].block_ids)
+            self.assertEqual(result.last_seq, result.releases[0].seq + 0)
+            timed = ledger.step([], timing=True)
+            self.assertEqual({"parseNanos", "stepNanos", "encodeNanos"}, set(timed.timing))
 
     def test_a_refused_step_raises_and_changes_nothing(self):
         with Ledger.connect(self.socket) as ledger:

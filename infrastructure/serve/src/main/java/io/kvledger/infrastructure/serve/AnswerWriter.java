@@ -31,32 +31,55 @@ final class AnswerWriter {
 
     private static final String[] GROUPS = {"storeJobs", "loadJobs", "flushes", "releases", "rejections"};
 
-    /** The answer to a step whose first event has {@code firstSeq}. */
-    void step(long stepNumber, long firstSeq, List<EngineEvent> stepEvents) throws IOException {
+    /**
+     * The answer to a step whose first event has {@code firstSeq}; with {@code grouped}, only the events of
+     * the groups (still with their own seq); with {@code timing}, the server's times too.
+     */
+    void step(long stepNumber, long firstSeq, List<EngineEvent> stepEvents, boolean grouped, Timing timing)
+            throws IOException {
         buffer.reset();
         java.util.Arrays.fill(groupSizes, 0);
         try (JsonGenerator out = generator()) {
             out.writeStartObject();
             out.writeNumberField("step", stepNumber);
             out.writeArrayFieldStart("events");
-            long seq = firstSeq;
+            int written = 0;
             for (int i = 0; i < stepEvents.size(); i++) {
                 EngineEvent event = stepEvents.get(i);
-                events.write(out, seq++, event);
                 int group = groupOf(event);
-                if (group >= 0) {
-                    add(group, i);
+                if (group >= 0 || !grouped) {
+                    events.write(out, firstSeq + i, event);
+                    if (group >= 0) {
+                        add(group, written);
+                    }
+                    written++;
                 }
             }
+            long seq = firstSeq + stepEvents.size();
             out.writeEndArray();
             for (int g = 0; g < GROUPS.length; g++) {
                 out.writeFieldName(GROUPS[g]);
                 out.writeArray(groups[g], 0, groupSizes[g]);
             }
             out.writeNumberField("lastSeq", seq - 1);
+            if (timing != null) {
+                long encodeNanos = System.nanoTime() - timing.encodeStart();
+                out.writeObjectFieldStart("timing");
+                out.writeNumberField("parseNanos", timing.parseNanos());
+                out.writeNumberField("stepNanos", timing.stepNanos());
+                out.writeNumberField("encodeNanos", encodeNanos);
+                out.writeEndObject();
+            }
             out.writeEndObject();
         }
         buffer.write('\n');
+    }
+
+    /**
+     * What the server spent on a step: parsing and checking the request line, the engine's step (the
+     * in-process cost a JVM host pays), and encoding the answer (from {@code encodeStart}, a nanoTime).
+     */
+    record Timing(long parseNanos, long stepNanos, long encodeStart) {
     }
 
     /** The answer to a hello: the protocol version, the engine's config as its first event, and where the log is. */

@@ -20,7 +20,10 @@ sealed interface Request {
      * @param commands the step's commands, in order
      * @param lines    the number a rejection names for each command (the host's own, e.g. a scenario's
      *                 lines), or {@code null} to number them in the order the server receives them
+     * @param timing   whether the answer says how long the server took to parse, step and encode
+     * @param grouped  whether the answer holds only the events of the host's groups (jobs, flushes,
+     *                 releases, rejections) instead of every event of the step
      */
-    record Step(List<EngineCommand> commands, long[] lines) implements Request {
+    record Step(List<EngineCommand> commands, long[] lines, boolean timing, boolean grouped) implements Request {
     }
 }

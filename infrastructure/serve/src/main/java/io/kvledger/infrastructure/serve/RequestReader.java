@@ -86,7 +86,16 @@ final class RequestReader {
                 throw new ProtocolException(new ProtocolError(Code.MALFORMED_COMMAND, "step[" + i + "]: " + e.getMessage(), i));
             }
         }
-        return new Request.Step(commands, lines(node.get("lines"), commands.size()));
+        JsonNode timing = node.get("timing");
+        if (timing != null && !timing.isBoolean()) {
+            throw new ProtocolException(Code.BAD_REQUEST, "timing must be true or false, was " + timing);
+        }
+        JsonNode events = node.get("events");
+        if (events != null && !(events.isTextual() && (events.textValue().equals("all") || events.textValue().equals("grouped")))) {
+            throw new ProtocolException(Code.BAD_REQUEST, "events must be \"all\" or \"grouped\", was " + events);
+        }
+        return new Request.Step(commands, lines(node.get("lines"), commands.size()), timing != null && timing.booleanValue(),
+                events != null && events.textValue().equals("grouped"));
     }
 
     private static long[] lines(JsonNode lines, int commands) throws ProtocolException {

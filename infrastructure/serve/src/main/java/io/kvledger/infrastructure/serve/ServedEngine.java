@@ -80,6 +80,7 @@ final class ServedEngine implements AutoCloseable {
                 entries.add(new StepEntry(line, commands.get(i)));
             }
             StepResult result;
+            long start = System.nanoTime();
             try {
                 result = ledger.stepEntries(entries);
             } catch (RuntimeException e) {
@@ -90,7 +91,7 @@ final class ServedEngine implements AutoCloseable {
             long firstSeq = lastSeq + 1;
             lastSeq += result.events().size();
             steps++;
-            answer.accept(steps, firstSeq, result);
+            answer.accept(steps, firstSeq, result, System.nanoTime() - start);
         } finally {
             lock.unlock();
         }
@@ -149,6 +150,6 @@ final class ServedEngine implements AutoCloseable {
 
     @FunctionalInterface
     interface StepAnswer {
-        void accept(long stepNumber, long firstSeq, StepResult result) throws IOException;
+        void accept(long stepNumber, long firstSeq, StepResult result, long stepNanos) throws IOException;
     }
 }

@@ -51,13 +51,16 @@ final class Session {
                 } else if (!greeted) {
                     throw new ProtocolException(Code.HELLO_REQUIRED, "the first request of a session must be a hello");
                 } else {
-                    long[] stepNanos = new long[1];
-                    engine.step((Request.Step) request, (number, firstSeq, result) -> {
-                        long encode = System.nanoTime();
-                        answers.step(number, firstSeq, result.events());
-                        stepNanos[0] = encode;
+                    Request.Step step = (Request.Step) request;
+                    long parsed = System.nanoTime();
+                    long[] encodeStart = new long[1];
+                    engine.step(step, (number, firstSeq, result, stepNanos) -> {
+                        encodeStart[0] = System.nanoTime();
+                        AnswerWriter.Timing timing = step.timing()
+                                ? new AnswerWriter.Timing(parsed - start, stepNanos, encodeStart[0]) : null;
+                        answers.step(number, firstSeq, result.events(), step.grouped(), timing);
                     });
-                    metrics.request(start, stepNanos[0], System.nanoTime());
+                    metrics.request(start, encodeStart[0], System.nanoTime());
                 }
             } catch (ProtocolException e) {
                 refuse(answers, out, e.error());

@@ -71,6 +71,59 @@ class ServeProtocolTest {
         positions.forEach(p -> assertEquals(type, answer.get("events").get(p.intValue()).get("type").textValue()));
     }
 
+    @Test
+    void aStepAskingForTimingSaysWhereTheServersTimeWent() throws Exception {
+        try (ServerHarness harness = ServerHarness.inMemory(dir); UnixClient client = new UnixClient(harness.socket)) {
+            client.hello();
+            JsonNode timing = client.request("{\"step\": [" + REGISTER + "], \"timing\": true}").get("timing");
+            for (String field : new String[] {"parseNanos", "stepNanos", "encodeNanos"}) {
+                assertTrue(timing.get(field).longValue() > 0, field + " in " + timing);
+            }
+            assertTrue(timing.get("stepNanos").longValue() < 60_000_000_000L);
+            assertNull(client.request("{\"step\": []}").get("timing"), "only when asked for");
+            assertEquals("BAD_REQUEST", client.request("{\"step\": [], \"timing\": 1}").get("error").get("code").textValue());
+        }
+    }
+
+    @Test
+    void aGroupedAnswerHoldsOnlyTheEventsAHostActsOn() throws Exception {
+        String step = "[" + REGISTER + ", {\"cmd\": \"AllocateBlocks\", \"requestId\": \"r1\", \"blockIds\": [7, 8]}, "
+                + "{\"cmd\": \"ComputeTokens\", \"requestId\": \"r1\", \"tokens\": 8}, "
+                + "{\"cmd\": \"AbortRequest\", \"requestId\": \"r1\"}, {\"cmd\": \"AbortRequest\", \"requestId\": \"r1\"}]";
+        JsonNode all;
+        JsonNode grouped;
+        try (ServerHarness harness = ServerHarness.inMemory(dir.resolve("a"))) {
+            try (UnixClient client = new UnixClient(harness.socket)) {
+                client.hello();
+                all = client.request("{\"step\": " + step + ", \"events\": \"all\"}");
+            }
+        }
+        try (ServerHarness harness = ServerHarness.inMemory(dir.resolve("g"))) {
+            try (UnixClient client = new UnixClient(harness.socket)) {
+                client.hello();
+                grouped = client.request("{\"step\": " + step + ", \"events\": \"grouped\"}");
+                assertEquals("BAD_REQUEST", client.request("{\"step\": [], \"events\": \"some\"}").get("error")
+                        .get("code").textValue());
+            }
+        }
+        java.util.List<JsonNode> expected = new java.util.ArrayList<>();
+        for (String group : new String[] {"storeJobs", "loadJobs", "flushes", "releases", "rejections"}) {
+            for (JsonNode p : all.get(group)) {
+                expected.add(all.get("events").get(p.intValue()));
+            }
+        }
+        expected.sort(java.util.Comparator.comparingLong(e -> e.get("seq").longValue()));
+        java.util.List<JsonNode> got = new java.util.ArrayList<>();
+        grouped.get("events").forEach(got::add);
+        assertEquals(expected, got, "the grouped events, with their own seq");
+        assertEquals(3, got.size());
+        assertEquals(all.get("lastSeq"), grouped.get("lastSeq"));
+        for (String group : new String[] {"storeJobs", "releases", "rejections"}) {
+            assertEquals(all.get("events").get(all.get(group).get(0).intValue()),
+                    grouped.get("events").get(grouped.get(group).get(0).intValue()), group);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "NOT_JSON          | {\"step\": [",
