@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "kvledger", mixinStandardHelpOptions = true, version = "kvledger 0.1.0",
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
-                SimulateCommand.class, ShrinkCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+                SimulateCommand.class, ShrinkCommand.class, ServeCommand.class, DiffCommand.class, CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 
     @Spec
@@ -39,7 +39,7 @@ public final class KvLedgerCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, replay, audit, explain, simulate, shrink, serve)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, replay, audit, explain, simulate, shrink, serve, diff)");
     }
 
     /**
