@@ -185,10 +185,19 @@ class Ledger:
 
 
 def server_command(jar=None, java=None):
-    """The command that starts the command line: ``java -jar JAR`` or the ``kvledger`` launcher."""
+    """The command that starts the command line.
+
+    ``java -jar JAR`` with ``jar`` or ``KVLEDGER_JAR``; else ``java -cp KVLEDGER_CLASSPATH`` (a build's
+    classpath, as the project's tests use); else the ``kvledger`` launcher on ``PATH``.
+    ``KVLEDGER_JAVA_OPTS`` is passed to the JVM.
+    """
+    java_cmd = [java or os.environ.get("KVLEDGER_JAVA", "java")] + os.environ.get("KVLEDGER_JAVA_OPTS", "").split()
     jar = jar or os.environ.get("KVLEDGER_JAR")
     if jar:
-        return [java or os.environ.get("KVLEDGER_JAVA", "java"), "-jar", os.fspath(jar)]
+        return java_cmd + ["-jar", os.fspath(jar)]
+    classpath = os.environ.get("KVLEDGER_CLASSPATH")
+    if classpath:
+        return java_cmd + ["-cp", classpath, "io.kvledger.infrastructure.cli.KvLedgerCli"]
     launcher = shutil.which("kvledger")
     if launcher:
         return [launcher]
