@@ -16,6 +16,8 @@ class ServeProtocolTest {
 
     private static final String REGISTER = "{\"cmd\": \"RegisterRequest\", \"requestId\": \"r1\", \"promptTokens\": [1, 2, 3, 4, 5, 6, 7, 8]}";
 
+    private static final String HELLO_B4 = "{\"hello\": {\"protocol\": 1, \"config\": {\"gpuBlockSize\": 4}}}";
+
     @TempDir
     Path dir;
 
@@ -94,13 +96,13 @@ class ServeProtocolTest {
         JsonNode grouped;
         try (ServerHarness harness = ServerHarness.inMemory(dir.resolve("a"))) {
             try (UnixClient client = new UnixClient(harness.socket)) {
-                client.hello();
+                client.request(HELLO_B4);
                 all = client.request("{\"step\": " + step + ", \"events\": \"all\"}");
             }
         }
         try (ServerHarness harness = ServerHarness.inMemory(dir.resolve("g"))) {
             try (UnixClient client = new UnixClient(harness.socket)) {
-                client.hello();
+                client.request(HELLO_B4);
                 grouped = client.request("{\"step\": " + step + ", \"events\": \"grouped\"}");
                 assertEquals("BAD_REQUEST", client.request("{\"step\": [], \"events\": \"some\"}").get("error")
                         .get("code").textValue());
