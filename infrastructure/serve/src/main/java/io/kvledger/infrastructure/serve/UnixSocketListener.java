@@ -15,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -49,11 +50,17 @@ final class UnixSocketListener implements AutoCloseable {
         if (path.toAbsolutePath().getParent() != null) {
             Files.createDirectories(path.toAbsolutePath().getParent());
         }
+        // Bound (and listening) under a temporary name, then renamed: the socket file appears only once a
+        // client can connect to it, so a client that waits for the file is never refused.
+        Path binding = path.toAbsolutePath().resolveSibling("." + path.getFileName() + ".binding-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(binding);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try {
-            server.bind(UnixDomainSocketAddress.of(path));
+            server.bind(UnixDomainSocketAddress.of(binding));
+            Files.move(binding, path, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             server.close();
+            Files.deleteIfExists(binding);
             throw e;
         }
         return new UnixSocketListener(path, server, log);

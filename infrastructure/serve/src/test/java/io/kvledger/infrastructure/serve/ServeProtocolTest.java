@@ -165,6 +165,31 @@ class ServeProtocolTest {
     }
 
     @Test
+    void aSocketALiveServerListensOnIsRefusedAndAStaleOneReplaced() throws Exception {
+        Path socket = dir.resolve("k.sock");
+        try (ServerHarness live = new ServerHarness(socket, null, java.util.Optional.empty(), -1);
+             LedgerServer second = LedgerServer.start(null, java.util.Optional.empty(), -1,
+                     new java.io.PrintStream(java.io.OutputStream.nullOutputStream()))) {
+            UnixSocketListener.SocketInUseException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    UnixSocketListener.SocketInUseException.class, () -> second.serveSocket(socket));
+            assertTrue(refused.getMessage().contains("another server is listening"), refused.getMessage());
+            try (UnixClient client = new UnixClient(live.socket)) {
+                assertEquals(1, client.hello().get("hello").get("lastSeq").intValue(), "the live server goes on");
+            }
+        }
+        // A socket file whose server died without removing it.
+        try (java.nio.channels.ServerSocketChannel dead = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            dead.bind(java.net.UnixDomainSocketAddress.of(socket));
+        }
+        assertTrue(java.nio.file.Files.exists(socket));
+        try (ServerHarness replaced = new ServerHarness(socket, null, java.util.Optional.empty(), -1);
+             UnixClient client = new UnixClient(replaced.socket)) {
+            assertTrue(client.hello().has("hello"));
+        }
+    }
+
+    @Test
     void aStepBeforeTheHelloIsRefused() throws Exception {
         try (ServerHarness harness = ServerHarness.inMemory(dir); UnixClient client = new UnixClient(harness.socket)) {
             assertEquals("HELLO_REQUIRED", client.request("{\"step\": [" + REGISTER + "]}").get("error").get("code").textValue());
