@@ -92,6 +92,11 @@ class Translator:
             req.table = []
             req.held = False
             req.computed = 0
+        # vLLM decides a step's stores together, after all of the step's scheduling; each is written right
+        # after the last fact of its request in the step, where the contract's rules would make it.
+        stores = {}
+        for job in r.get("store_jobs", ()):
+            stores.setdefault(job["req_id"], []).append(job)
         for sched in r.get("scheduled", ()):
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
@@ -108,14 +113,17 @@ class Translator:
                 req.computed += tokens
                 self._command("ComputeTokens", requestId=rid, tokens=tokens)
                 self._event("TokensComputed", requestId=rid, numComputedTokens=req.computed)
+                for job in stores.pop(rid, ()):
+                    self._schedule(job, "StoreJobScheduled")
         flush_others = sorted(j for j in r.get("jobs_to_flush", ())
                               if j in self._jobs and self._jobs[j][1] not in r.get("preempted_req_ids", ()))
         if flush_others:
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
         for job in r.get("load_jobs", ()):
             self._schedule(job, "LoadJobScheduled")
-        for job in r.get("store_jobs", ()):
-            self._schedule(job, "StoreJobScheduled")
+        for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
+            for job in jobs:
+                self._schedule(job, "StoreJobScheduled")
 
     def _on_update_connector_output(self, r):
         for job_id, count in sorted(r.get("completed_jobs", {}).items()):
