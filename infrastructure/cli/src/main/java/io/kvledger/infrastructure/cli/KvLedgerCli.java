@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.cli;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import io.kvledger.infrastructure.serve.ServeCommand;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "kvledger", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
-                SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, ExportCommand.class, FleetCommand.class,
+                SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, ExportCommand.class, FleetCommand.class, ServeCommand.class, DiffCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 

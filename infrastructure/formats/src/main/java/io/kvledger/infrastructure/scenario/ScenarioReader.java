@@ -54,6 +54,15 @@ public final class ScenarioReader {
         return CommandParser.parse(node);
     }
 
+    /**
+     * The value of a config line's {@code config} field, as {@link #next} would read it.
+     *
+     * @throws IllegalArgumentException naming the bad field when it is not a valid config
+     */
+    public static io.kvledger.domain.config.EngineConfig config(JsonNode config) {
+        return ConfigParser.parse(config);
+    }
+
     private static ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
         JsonNode node;
         try {

@@ -1,0 +1,155 @@
+"""The client against a real server: typed results, refusals as exceptions, one client at a time,
+a server that goes away, and the context manager."""
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import kvledger
+from kvledger import (BlocksReleased, CommandRejected, ConfigMismatchError, ConnectionClosedError, FlushRequired,
+                      Ledger, ProtocolError, ServerBusyError, StoreJobScheduled, commands as c)
+
+from . import support
+
+
+def start_socket_server(path, *args):
+    command = support.serve_command() + ["--socket", str(path)] + list(args)
+    stderr = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+    deadline = time.monotonic() + 120
+    while not os.path.exists(path):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            stderr.seek(0)
+            raise AssertionError("the server did not start: %s" % stderr.read().decode())
+        time.sleep(0.02)
+    process.stderr_file = stderr
+    Ledger.connect(path, wait=60).close()  # listening, not only bound
+    return process
+
+
+class SocketClientTest(unittest.TestCase):
+    """One server on a Unix domain socket, shared by these tests (each uses its own request ids)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.socket = Path(cls.tmp.name) / "kvledger.sock"
+        cls.store = Path(cls.tmp.name) / "engine.jsonl"
+        cls.server = start_socket_server(cls.socket, "--store", cls.store, "--config", '{"gpuBlockSize": 4}')
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.send_signal(signal.SIGTERM)
+        cls.server.wait(timeout=60)
+        cls.server.stderr_file.close()
+        cls.tmp.cleanup()
+
+    def test_a_step_returns_typed_events_and_the_groups_a_host_acts_on(self):
+        with Ledger.connect(self.socket) as ledger:
+            self.assertEqual(4, ledger.hello.config.gpu_block_size)
+            self.assertEqual("FENCE", ledger.hello.config.release_policy)
+            result = ledger.step([c.register("t1", range(8)), c.allocate("t1", [7, 8]), c.compute("t1", 8),
+                                  c.preempt("t1"), c.abort("nobody")])
+            self.assertEqual([StoreJobScheduled], [type(e) for e in result.store_jobs])
+            self.assertEqual([7, 8], result.store_jobs[0].block_ids)
+            self.assertEqual([0, 1], result.store_jobs[0].chunk_indices)
+            self.assertEqual(2, len(result.store_jobs[0].keys))
+            self.assertIsInstance(result.flushes[0], FlushRequired)
+            self.assertEqual([result.store_jobs[0].job_id], result.flushes[0].job_ids)
+            self.assertIsInstance(result.releases[0], BlocksReleased)
+            self.assertEqual([7, 8], result.releases[0].block_ids)
+            rejection = result.rejections[0]
+            self.assertIsInstance(rejection, CommandRejected)
+            self.assertEqual(("UNKNOWN_REQUEST", "nobody"), (rejection.code, rejection.request_id))
+            self.assertEqual(result.last_seq, result.events[-1].seq)
+            self.assertEqual(list(range(result.events[0].seq, result.last_seq + 1)), [e.seq for e in result.events])
+            again = ledger.step([c.complete(result.store_jobs[0].job_id)])
+            self.assertEqual(result.last_seq + 1, again.events[0].seq, "seq continues the log")
+
+    def test_a_grouped_answer_holds_the_events_a_host_acts_on(self):
+        with Ledger.connect(self.socket) as ledger:
+            result = ledger.step([c.register("g1", range(100, 108)), c.allocate("g1", [3, 4]), c.compute("g1", 8),
+                                  c.abort("g1")], events="grouped")
+            self.assertEqual(["StoreJobScheduled", "BlocksReleased"], [e.type for e in result.events])
+            self.assertEqual([3, 4], result.store_jobs[0].block_ids)
+            self.assertEqual([3, 4], result.releases[0].block_ids)
+            self.assertEqual(result.last_seq, result.releases[0].seq + 0)
+            timed = ledger.step([], timing=True)
+            self.assertEqual({"parseNanos", "stepNanos", "encodeNanos"}, set(timed.timing))
+
+    def test_a_refused_step_raises_and_changes_nothing(self):
+        with Ledger.connect(self.socket) as ledger:
+            with self.assertRaises(ProtocolError) as refused:
+                ledger.step([c.register("t2", [1, 2, 3]), {"cmd": "Launch"}])
+            self.assertEqual("MALFORMED_COMMAND", refused.exception.code)
+            self.assertEqual(1, refused.exception.index)
+            self.assertIn("Launch", str(refused.exception))
+            result = ledger.step([c.match_prefix("t2")])
+            self.assertEqual("UNKNOWN_REQUEST", result.rejections[0].code, "t2 was never registered")
+
+    def test_a_hello_with_another_config_is_refused(self):
+        with self.assertRaises(ConfigMismatchError) as refused:
+            Ledger.connect(self.socket, config={"gpuBlockSize": 16})
+        self.assertIn("one engine per server", refused.exception.message)
+        with Ledger.connect(self.socket, config={"gpuBlockSize": 4}) as ledger:
+            self.assertEqual(4, ledger.hello.config.gpu_block_size)
+
+    def test_a_second_client_is_refused_while_one_is_connected(self):
+        with Ledger.connect(self.socket) as first:
+            with self.assertRaises(ServerBusyError) as refused:
+                Ledger.connect(self.socket)
+            self.assertEqual("BUSY", refused.exception.code)
+            first.step([c.register("t3", [1])])
+        deadline = time.monotonic() + 30
+        while True:  # the server notices the first client's close
+            try:
+                with Ledger.connect(self.socket) as later:
+                    self.assertGreater(later.hello.last_seq, 1)
+                break
+            except ServerBusyError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+
+class SpawnedServerTest(unittest.TestCase):
+
+    def test_the_context_manager_stops_the_spawned_server_which_flushes_its_store(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "engine.jsonl"
+            with Ledger.spawn(store=store, command=support.serve_command()) as ledger:
+                result = ledger.step([c.register("s1", range(16))])
+                process = ledger.process
+            self.assertEqual(0, process.returncode)
+            lines = store.read_text(encoding="utf-8").splitlines()
+            self.assertEqual(result.last_seq, len(lines))
+            with Ledger.spawn(store=store, command=support.serve_command()) as resumed:
+                self.assertTrue(resumed.hello.resumed)
+                self.assertEqual(result.last_seq, resumed.hello.last_seq)
+                self.assertEqual("DUPLICATE_REQUEST", resumed.step([c.register("s1", [1])]).rejections[0].code)
+
+    def test_a_server_that_dies_raises_connection_closed(self):
+        ledger = Ledger.spawn(command=support.serve_command())
+        try:
+            ledger.process.kill()
+            ledger.process.wait()
+            with self.assertRaises(ConnectionClosedError):
+                ledger.step([c.register("d1", [1])])
+        finally:
+            ledger.close()
+        with self.assertRaises(kvledger.KvLedgerError):
+            ledger.step([])
+
+    def test_a_server_that_cannot_start_says_why(self):
+        with self.assertRaises(ConnectionClosedError) as failed:
+            Ledger.spawn(command=support.serve_command(), args=["--config", "{\"gpuBlockSize\": 0}"])
+        self.assertIn("gpuBlockSize", str(failed.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
