@@ -79,6 +79,11 @@ public final class EventTypes {
         return name;
     }
 
+    /** Every known type name, in the contract's order. */
+    public static java.util.Set<String> names() {
+        return java.util.Collections.unmodifiableSet(BY_NAME.keySet());
+    }
+
     /** The event class of a type name; empty for a type this version does not know (accepted and skipped). */
     public static Optional<Class<? extends EngineEvent>> classOf(String name) {
         return Optional.ofNullable(BY_NAME.get(name));

@@ -1,14 +1,10 @@
 package io.kvledger.infrastructure.log;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
 import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,10 +19,6 @@ import java.util.Optional;
  * Unknown types and extra fields are accepted. Lines of older revisions are upcast first.
  */
 public final class EventLogReader {
-
-    private static final ObjectMapper LENIENT = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
 
     private final Utf8Lines lines;
     private long lastSeq;
@@ -117,17 +109,9 @@ public final class EventLogReader {
     }
 
     private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
-        Optional<Class<? extends EngineEvent>> eventClass = EventTypes.classOf(type);
-        if (eventClass.isEmpty()) {
-            return null;
-        }
-        ObjectNode fields = node.deepCopy();
-        fields.remove("seq");
-        fields.remove("type");
-        fields.remove("envelope");
         try {
-            return LENIENT.treeToValue(fields, eventClass.get());
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return EventDecoders.decode(type, node);
+        } catch (IllegalArgumentException e) {
             throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
         }
     }
