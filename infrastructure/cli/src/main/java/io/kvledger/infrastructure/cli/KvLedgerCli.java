@@ -12,7 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "kvledger", mixinStandardHelpOptions = true, version = "kvledger 0.1.0",
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
-                SimulateCommand.class, ShrinkCommand.class, CommandLine.HelpCommand.class})
+                SimulateCommand.class, ShrinkCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 
     @Spec
