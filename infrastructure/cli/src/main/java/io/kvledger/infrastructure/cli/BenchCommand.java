@@ -55,25 +55,25 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = Cli.stdoutWriter();
         try {
             long bytes = Files.size(file);
-            double parse = 0;
-            double audit = 0;
-            double replay = 0;
+            double[] parse = new double[2];
+            double[] audit = new double[2];
+            double[] replay = new double[2];
             long events = 0;
+            long tokens = 0;
             for (int round = 1; round <= Math.max(1, rounds); round++) {
-                long start = System.nanoTime();
-                long tokens = parse(file);
-                parse = seconds(start);
-                start = System.nanoTime();
+                Clock clock = new Clock();
+                tokens = parse(file);
+                parse = clock.lap();
                 events = audit(file);
-                audit = seconds(start);
-                start = System.nanoTime();
+                audit = clock.lap();
                 replay(file);
-                replay = seconds(start);
-                out.printf(Locale.ROOT, "round %d: parse %.3f s (%d tokens), audit %.3f s, replay %.3f s%n",
-                        round, parse, tokens, audit, replay);
+                replay = clock.lap();
+                out.printf(Locale.ROOT, "round %d: parse %.3f s, audit %.3f s, replay %.3f s (wall; thread CPU %.3f, %.3f, %.3f)%n",
+                        round, parse[0], audit[0], replay[0], parse[1], audit[1], replay[1]);
                 out.flush();
             }
-            out.printf(Locale.ROOT, "file %s: %d events, %d bytes%n", file, events, bytes);
+            out.printf(Locale.ROOT, "file %s: %d events, %d bytes, %d tokens; last round:%n", file, events, bytes, tokens);
+            out.printf(Locale.ROOT, "%-17s %10s %14s %12s %14s%n", "", "wall", "events/s", "CPU", "ratio (CPU)");
             row(out, "parse", parse, events, parse);
             row(out, "audit", audit, events, parse);
             row(out, "replay", replay, events, parse);
@@ -94,9 +94,28 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private static void row(PrintWriter out, String name, double seconds, long events, double parse) {
-        out.printf(Locale.ROOT, "%-17s %8.3f s  %10.0f events/s  %5.2fx parse%n", name, seconds, events / seconds,
-                seconds / parse);
+    private static void row(PrintWriter out, String name, double[] seconds, long events, double[] parse) {
+        out.printf(Locale.ROOT, "%-17s %8.3f s  %10.0f events/s  %8.3f s  %5.2fx parse (wall %.2fx)%n", name,
+                seconds[0], events / seconds[0], seconds[1], seconds[1] / parse[1], seconds[0] / parse[0]);
+    }
+
+    /**
+     * Wall time and this thread's CPU time between laps. On a machine shared with other work the CPU time
+     * is the steadier figure: wall time counts the waits for a core.
+     */
+    private static final class Clock {
+        private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        private long wall = System.nanoTime();
+        private long cpu = threads.getCurrentThreadCpuTime();
+
+        double[] lap() {
+            long nowWall = System.nanoTime();
+            long nowCpu = threads.getCurrentThreadCpuTime();
+            double[] lap = {(nowWall - wall) / 1e9, (nowCpu - cpu) / 1e9};
+            wall = nowWall;
+            cpu = nowCpu;
+            return lap;
+        }
     }
 
     /** Every token read, numbers decoded and strings made: the least any reader of the file must do. */

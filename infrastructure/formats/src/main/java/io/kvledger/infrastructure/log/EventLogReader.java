@@ -50,10 +50,9 @@ public final class EventLogReader {
 
     /** The next entry, or {@code null} at the end. */
     public LogEntry next() throws IOException, MalformedLogException {
-        String text;
-        while ((text = nextText()) != null) {
-            if (!text.isBlank()) {
-                return parse(lines.number(), text);
+        while (advance()) {
+            if (!lines.isBlank()) {
+                return parse(lines.number());
             }
         }
         if (first) {
@@ -62,20 +61,23 @@ public final class EventLogReader {
         return null;
     }
 
-    private String nextText() throws IOException, MalformedLogException {
+    private boolean advance() throws IOException, MalformedLogException {
         try {
-            return lines.next();
+            return lines.advance();
         } catch (Utf8Lines.InvalidUtf8Exception e) {
             throw new MalformedLogException(e.line(), "not valid UTF-8");
         }
     }
 
-    private LogEntry parse(long line, String text) throws MalformedLogException {
+    private LogEntry parse(long line) throws MalformedLogException {
         JsonNode node;
         try {
-            node = EventJson.mapper().readTree(text);
+            // Straight from the line's bytes: no String and no char copy of it.
+            node = EventJson.mapper().readTree(lines.bytes(), lines.offset(), lines.length());
         } catch (JsonProcessingException e) {
             throw new MalformedLogException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array cannot fail to be read
         }
         if (node == null || !node.isObject()) {
             throw new MalformedLogException(line, "not a JSON object");
