@@ -1,6 +1,5 @@
 package io.kvledger.domain;
 
-import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.CacheReset;
@@ -91,7 +90,7 @@ public final class EngineFold {
             return job == null ? state : state.withJobs(state.jobs().put(e.jobId(), job.acknowledged(e.success())),
                     state.nextJobId());
         }
-        RequestState request = event instanceof RequestEvent e ? state.liveRequest(e.requestId()) : null;
+        RequestState request = event instanceof RequestEvent e ? state.heldRequest(e.requestId()) : null;
         if (event instanceof RequestEvent && request == null) {
             return state; // the rest are about a live request only
         }
@@ -138,20 +137,5 @@ public final class EngineFold {
             return ResetFold.reset(state, e);
         }
         return state;
-    }
-
-    /** Fences the source blocks of a request's stores still in flight, until each store ends. */
-    static EngineState fenceStores(EngineState state, RequestState request) {
-        if (state.config().releasePolicy() != ReleasePolicy.FENCE) {
-            return state;
-        }
-        EngineState fenced = state;
-        for (long jobId : request.jobIds()) {
-            Job job = state.job(jobId);
-            if (job != null && job.isStore()) {
-                fenced = JobFold.fence(fenced, job);
-            }
-        }
-        return fenced;
     }
 }

@@ -6,6 +6,7 @@ import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.rules.StoreBound;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
@@ -22,7 +23,7 @@ final class JobFold {
 
     static EngineState storeScheduled(EngineState state, StoreJobScheduled e) {
         Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
-        RequestState request = state.liveRequest(e.requestId());
+        RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
             // Only a foreign log stores for a request that is not live: keep the job and its writes.
             return state.withTier(state.tier().writing(e.keys()))
@@ -40,11 +41,11 @@ final class JobFold {
                 .withTier(state.tier().writing(e.keys()).touch(offered))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         // A store made by the terminal command itself is fenced like the ones before it.
-        return request.isTerminal() ? EngineFold.fenceStores(next, next.liveRequest(e.requestId())) : next;
+        return request.isTerminal() ? fenceStores(next, next.heldRequest(e.requestId())) : next;
     }
 
     static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
-        RequestState request = state.liveRequest(e.requestId());
+        RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
             Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), 0, 0, 0);
             return state.withTier(state.tier().pin(e.keys()))
@@ -82,7 +83,7 @@ final class JobFold {
             return state;
         }
         EngineState next = endJob(state, job).withTier(state.tier().unpin(job.keys()));
-        RequestState request = next.liveRequest(job.requestId());
+        RequestState request = next.heldRequest(job.requestId());
         if (request != null) {
             if (e.success()) {
                 // The last token is always recomputed, for its logits.
@@ -98,7 +99,22 @@ final class JobFold {
         return RequestFold.settle(next, job.requestId());
     }
 
-    static EngineState fence(EngineState state, Job job) {
+    /** Fences the source blocks of a request's stores still in flight, until each store ends. */
+    static EngineState fenceStores(EngineState state, RequestState request) {
+        if (state.config().releasePolicy() != ReleasePolicy.FENCE) {
+            return state;
+        }
+        EngineState fenced = state;
+        for (long jobId : request.jobIds()) {
+            Job job = state.job(jobId);
+            if (job != null && job.isStore()) {
+                fenced = fence(fenced, job);
+            }
+        }
+        return fenced;
+    }
+
+    private static EngineState fence(EngineState state, Job job) {
         HashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
             TreeSet<Long> jobs = fences.getOrElse(block, TreeSet.empty());
@@ -121,7 +137,7 @@ final class JobFold {
 
     private static EngineState endJob(EngineState state, Job job) {
         EngineState next = state.withJobs(state.jobs().remove(job.jobId()), state.nextJobId());
-        RequestState request = next.liveRequest(job.requestId());
+        RequestState request = next.heldRequest(job.requestId());
         return request == null ? next : next.withRequest(request.withJobIds(request.jobIds().remove(job.jobId())));
     }
 }

@@ -29,7 +29,7 @@ final class RequestFold {
 
     static EngineState terminated(EngineState state, RequestState live, RequestStatus status) {
         RequestState request = live.withStatus(status).withPendingMatch(null);
-        EngineState next = EngineFold.fenceStores(state, request);
+        EngineState next = JobFold.fenceStores(state, request);
         return settle(afterOfferTrigger(next, request), request.requestId());
     }
 
@@ -41,7 +41,7 @@ final class RequestFold {
 
     /** Retires a terminated request once it holds no blocks and has no job in flight. */
     static EngineState settle(EngineState state, String requestId) {
-        RequestState request = state.liveRequest(requestId);
+        RequestState request = state.heldRequest(requestId);
         if (request != null && request.isTerminal() && request.blockTable().isEmpty() && !request.hasJobsInFlight()) {
             return state.retire(request);
         }

@@ -51,7 +51,7 @@ final class DomainLedger {
     }
 
     RequestState request(String id) {
-        return state.liveRequest(id);
+        return state.heldRequest(id);
     }
 
     void assertReplays() {

@@ -68,7 +68,7 @@ class FoldToleranceTest {
         ledger.run(new RegisterRequest("r", tokens(0, 8)), new AllocateBlocks("r", List.of(0, 1, 2, 3), 0));
         String key = ledger.request("r").key(2, 1);
         EngineState after = EngineFold.evolve(ledger.state, new StoreJobScheduled(0, "r", List.of(2), List.of(key), List.of(2)));
-        assertEquals(3, after.liveRequest("r").cursor());
+        assertEquals(3, after.heldRequest("r").cursor());
         assertEquals(1, after.tier().size(), "the store writes chunk 2; chunks 0 and 1 it passes are not held");
     }
 

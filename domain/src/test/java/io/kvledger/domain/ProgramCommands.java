@@ -164,7 +164,7 @@ final class ProgramCommands {
     private EngineCommand command(Step generated) {
         Step step = resolve(generated);
         String id = target(step);
-        RequestState request = state.liveRequest(id);
+        RequestState request = state.heldRequest(id);
         int n = request == null ? 0 : request.numTokens();
         int c = request == null ? 0 : request.computed();
         int b = config.gpuBlockSize();

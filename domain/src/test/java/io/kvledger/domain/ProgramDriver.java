@@ -161,7 +161,7 @@ final class ProgramDriver {
             check(load.keys().size() == load.chunkIndices().size(), "load keys and chunks disagree: " + load);
         } else if (event instanceof BlocksReleased released) {
             check(!released.blockIds().isEmpty(), "(vi) an empty BlocksReleased: " + released);
-            RequestState request = at.liveRequest(released.requestId());
+            RequestState request = at.heldRequest(released.requestId());
             check(request != null, "(vi) a release for a request that is not live: " + released);
             List<Integer> table = new ArrayList<>(request.blockTable().asJava());
             for (Integer block : released.blockIds()) {
@@ -195,7 +195,7 @@ final class ProgramDriver {
         check(n > 0, "(iii) an empty store: " + store);
         check(store.keys().size() == n, "(iii) keys.size() != chunkIndices.size(): " + store);
         check(store.blockIds().size() == f * n, "(iii) blockIds.size() != F * chunkIndices.size(): " + store);
-        RequestState request = at.liveRequest(store.requestId());
+        RequestState request = at.heldRequest(store.requestId());
         check(request != null, "(iii) a store of a request that is not live: " + store);
         int bound = StoreBound.tokenBound(config, request) / config.chunkTokens();
         for (int i = 0; i < n; i++) {

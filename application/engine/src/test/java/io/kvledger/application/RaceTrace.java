@@ -107,7 +107,7 @@ final class RaceTrace implements AutoCloseable {
     }
 
     private void checkStore(EngineState at, StoreJobScheduled store) {
-        RequestState request = at.liveRequest(store.requestId());
+        RequestState request = at.heldRequest(store.requestId());
         assertNotNull(request, "a store of a request that is not live: " + store);
         int f = config.blocksPerChunk();
         int c = config.chunkTokens();
@@ -141,7 +141,7 @@ final class RaceTrace implements AutoCloseable {
     }
 
     RequestState request(String requestId) {
-        RequestState request = state.liveRequest(requestId);
+        RequestState request = state.heldRequest(requestId);
         assertNotNull(request, requestId + " is not live");
         return request;
     }
@@ -167,7 +167,7 @@ final class RaceTrace implements AutoCloseable {
     /** The request ended ABORTED and, under {@code policy}, holds nothing any more (it was retired). */
     void assertAborted(ReleasePolicy policy, String requestId) {
         assertEquals(RequestStatus.ABORTED, state.statusOf(requestId));
-        RequestState request = state.liveRequest(requestId);
+        RequestState request = state.heldRequest(requestId);
         if (request != null) {
             fail("request " + requestId + " still holds " + request.blockTable() + " with jobs " + request.jobIds()
                     + " under " + policy);

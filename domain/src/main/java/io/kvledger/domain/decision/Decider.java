@@ -48,21 +48,21 @@ public final class Decider {
         if (command instanceof RegisterRequest c) {
             LifecycleDecisions.register(emitter, c);
         } else if (command instanceof MatchPrefix c) {
-            LookupDecision.match(emitter, liveRequest(state, c.requestId()), c);
+            LookupDecision.match(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof AllocateBlocks c) {
-            AllocationDecision.allocate(emitter, liveRequest(state, c.requestId()), c);
+            AllocationDecision.allocate(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof ComputeTokens c) {
-            TokenDecisions.compute(emitter, liveRequest(state, c.requestId()), c);
+            TokenDecisions.compute(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof RejectTokens c) {
-            TokenDecisions.reject(emitter, liveRequest(state, c.requestId()), c);
+            TokenDecisions.reject(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof AppendTokens c) {
-            TokenDecisions.append(emitter, liveRequest(state, c.requestId()), c);
+            TokenDecisions.append(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof PreemptRequest c) {
-            LifecycleDecisions.preempt(emitter, liveRequest(state, c.requestId()));
+            LifecycleDecisions.preempt(emitter, requireLive(state, c.requestId()));
         } else if (command instanceof AbortRequest c) {
-            LifecycleDecisions.abort(emitter, liveRequest(state, c.requestId()));
+            LifecycleDecisions.abort(emitter, requireLive(state, c.requestId()));
         } else if (command instanceof FinishRequest c) {
-            LifecycleDecisions.finish(emitter, liveRequest(state, c.requestId()), c);
+            LifecycleDecisions.finish(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof CompleteTransfer c) {
             CompletionDecision.complete(emitter, c);
         } else if (command instanceof ResetCache) {
@@ -75,12 +75,16 @@ public final class Decider {
         return emitter.accepted();
     }
 
-    /** The request a command addresses, which must be known and not terminated. */
-    static RequestState liveRequest(EngineState state, String requestId) {
+    /**
+     * The request a command addresses, which must be known and not terminated: rejects it otherwise
+     * ({@code UNKNOWN_REQUEST}, {@code REQUEST_TERMINATED}). Unlike {@link EngineState#heldRequest}, it
+     * never returns a terminated request.
+     */
+    static RequestState requireLive(EngineState state, String requestId) {
         if (requestId == null) {
             throw Rejection.invalidArgument("requestId is missing");
         }
-        RequestState request = state.liveRequest(requestId);
+        RequestState request = state.heldRequest(requestId);
         RequestStatus status = request != null ? request.status() : state.retired().getOrElse(requestId, null);
         if (status == null) {
             throw Rejection.of(RejectionCode.UNKNOWN_REQUEST, "request " + requestId + " is not registered");
@@ -100,7 +104,7 @@ public final class Decider {
             if ("RegisterRequest".equals(command.name())) {
                 LifecycleDecisions.requireNew(state, command.requestId());
             } else {
-                liveRequest(state, command.requestId());
+                requireLive(state, command.requestId());
             }
         }
         throw Rejection.invalidArgument(command.problem());

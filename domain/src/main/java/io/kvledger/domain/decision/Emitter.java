@@ -30,7 +30,7 @@ final class Emitter {
     }
 
     RequestState request(String requestId) {
-        return state.liveRequest(requestId);
+        return state.heldRequest(requestId);
     }
 
     Decision.Accepted accepted() {

@@ -34,9 +34,19 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
         return Optional.ofNullable(requests.getOrElse(requestId, null));
     }
 
-    /** The live (or unsettled terminated) request, or {@code null}. */
-    public RequestState liveRequest(String requestId) {
+    /**
+     * The request the engine still holds: live, or terminated with jobs or blocks not settled yet; {@code
+     * null} once it is retired or when it was never registered. (The decider's {@code requireLive} is
+     * the one that refuses terminated requests.)
+     */
+    public RequestState heldRequest(String requestId) {
         return requests.getOrElse(requestId, null);
+    }
+
+    /** @deprecated the name hid that it returns terminated requests too: use {@link #heldRequest}. */
+    @Deprecated(forRemoval = true)
+    public RequestState liveRequest(String requestId) {
+        return heldRequest(requestId);
     }
 
     /** The job in flight, or {@code null}. */
@@ -49,13 +59,13 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
     }
 
     public boolean isTerminated(String requestId) {
-        RequestState request = liveRequest(requestId);
+        RequestState request = heldRequest(requestId);
         return request != null ? request.isTerminal() : retired.containsKey(requestId);
     }
 
     /** The status of a known request, live or retired; {@code null} when unknown. */
     public RequestStatus statusOf(String requestId) {
-        RequestState request = liveRequest(requestId);
+        RequestState request = heldRequest(requestId);
         return request != null ? request.status() : retired.getOrElse(requestId, null);
     }
 

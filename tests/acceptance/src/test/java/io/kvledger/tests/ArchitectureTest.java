@@ -9,12 +9,15 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Layering: the domain is plain Java (plus persistent collections) and knows nothing of Axon, Jackson,
- * picocli or the outer modules; the application layer does not reach into infrastructure.
+ * picocli or the outer modules; the application layer does not reach into infrastructure; the log
+ * tools never touch Axon or the engine; nothing imports the command line; the JSON formats know no
+ * engine; the testkit and every library module stay below the command line.
  *
  * <p>The production classes come from the module jars (or class directories) on the test class path;
  * test classes are left out. Every rule refuses to pass over zero classes.
@@ -42,6 +45,100 @@ class ArchitectureTest {
                 "the KvLedger facade is among the imported classes");
         assertTrue(production.stream().noneMatch(c -> c.getName().equals(ArchitectureTest.class.getName())),
                 "test classes are not imported");
+        for (String module : List.of(LOG_TOOLS[0], LOG_TOOLS[1], LOG_TOOLS[2], LOG_TOOLS[3], FORMATS[0], FORMATS[1], FORMATS[2],
+                STORE, METRICS, CLI[0], CLI[1], CLI[2], CLI[3], TESTKIT, ENGINE[1], ENGINE[2])) {
+            String prefix = module.replace("..", ".");
+            assertTrue(count(prefix) > 0, "classes of " + module + " are imported");
+        }
+    }
+
+    /** The packages of each module (the poms say which module holds which). */
+    private static final String[] ENGINE = {"io.kvledger.application", "io.kvledger.application.engine..",
+            "io.kvledger.application.axon..", "io.kvledger.application.spi.."};
+    private static final String[] LOG_TOOLS = {"io.kvledger.application.audit..", "io.kvledger.application.check..",
+            "io.kvledger.application.explain..", "io.kvledger.application.replay.."};
+    private static final String[] FORMATS = {"io.kvledger.infrastructure.json..", "io.kvledger.infrastructure.log..",
+            "io.kvledger.infrastructure.scenario.."};
+    private static final String STORE = "io.kvledger.infrastructure.store..";
+    private static final String METRICS = "io.kvledger.infrastructure.metrics..";
+    private static final String[] CLI = {"io.kvledger.infrastructure.cli..", "io.kvledger.infrastructure.view..",
+            "io.kvledger.infrastructure.simulation..", "io.kvledger.infrastructure.shrink.."};
+    private static final String TESTKIT = "io.kvledger.testkit..";
+
+    @Test
+    void logToolsImportNothingFromAxonNorFromTheEngine() {
+        ArchRule rule = noClasses().that().resideInAnyPackage(LOG_TOOLS)
+                .should().dependOnClassesThat().resideInAnyPackage(concat(new String[] {"org.axonframework..",
+                        "io.kvledger.infrastructure.."}, ENGINE))
+                .because("replay, audit and explain run over any captured log, near the speed of parsing it, without the engine")
+                .allowEmptyShould(false);
+        rule.check(production);
+    }
+
+    @Test
+    void theLogToolRuleBitesWhenBroken() {
+        ArchRule rule = noClasses().that().resideInAnyPackage(ENGINE)
+                .should().dependOnClassesThat().resideInAnyPackage("org.axonframework..")
+                .allowEmptyShould(false);
+        AssertionError error = assertThrows(AssertionError.class, () -> rule.check(production));
+        assertTrue(error.getMessage().contains("org.axonframework"), error.getMessage());
+    }
+
+    @Test
+    void nothingImportsTheCommandLine() {
+        ArchRule rule = noClasses().that().resideOutsideOfPackages(CLI)
+                .should().dependOnClassesThat().resideInAnyPackage(CLI)
+                .because("the command line is the outermost module: views, simulator and shrinker are its own")
+                .allowEmptyShould(false);
+        rule.check(production);
+    }
+
+    @Test
+    void theEngineDependsOnNoOtherKvledgerModuleButTheDomain() {
+        ArchRule rule = noClasses().that().resideInAnyPackage(ENGINE)
+                .should().dependOnClassesThat().resideInAnyPackage(concat(concat(LOG_TOOLS, FORMATS),
+                        new String[] {STORE, METRICS, TESTKIT, "io.kvledger.infrastructure.."}))
+                .because("store modules plug in through the LedgerStoreProvider SPI; the engine depends on none of them")
+                .allowEmptyShould(false);
+        rule.check(production);
+    }
+
+    @Test
+    void theFormatsKnowNoEngineNoStoreAndNoFramework() {
+        ArchRule rule = noClasses().that().resideInAnyPackage(FORMATS)
+                .should().dependOnClassesThat().resideInAnyPackage(concat(concat(ENGINE, LOG_TOOLS),
+                        new String[] {STORE, METRICS, TESTKIT, "org.axonframework..", "picocli.."}))
+                .because("a tool that reads or writes the contract's JSON needs the domain and Jackson, nothing more")
+                .allowEmptyShould(false);
+        rule.check(production);
+    }
+
+    @Test
+    void storeAndMetricsStayOutOfEachOtherAndOfTheLogTools() {
+        ArchRule store = noClasses().that().resideInAPackage(STORE)
+                .should().dependOnClassesThat().resideInAnyPackage(concat(LOG_TOOLS, new String[] {METRICS, TESTKIT, "picocli.."}))
+                .allowEmptyShould(false);
+        ArchRule metrics = noClasses().that().resideInAPackage(METRICS)
+                .should().dependOnClassesThat().resideInAnyPackage(concat(LOG_TOOLS, new String[] {STORE, TESTKIT, "picocli.."}))
+                .allowEmptyShould(false);
+        store.check(production);
+        metrics.check(production);
+    }
+
+    @Test
+    void theTestkitUsesThePublicApiAndNotTheStoreModulesOrTheAggregate() {
+        ArchRule rule = noClasses().that().resideInAPackage(TESTKIT)
+                .should().dependOnClassesThat().resideInAnyPackage(STORE, METRICS, "io.kvledger.application.axon..", "picocli..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.kvledger.application.engine.EngineAggregate")
+                .because("a user's test sees what a host sees")
+                .allowEmptyShould(false);
+        rule.check(production);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     @Test

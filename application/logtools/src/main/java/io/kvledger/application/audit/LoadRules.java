@@ -42,7 +42,7 @@ final class LoadRules {
         if (!match.hitChunks().equals(e.chunkIndices())) {
             return "loads chunks " + e.chunkIndices() + ", but its match hit chunks " + match.hitChunks();
         }
-        RequestState request = before.liveRequest(e.requestId());
+        RequestState request = before.heldRequest(e.requestId());
         EngineConfig config = before.config();
         List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         int first = match.gpuHitTokens() / config.gpuBlockSize();

@@ -38,7 +38,7 @@ final class ReleaseRules {
      * id held twice may have one copy released while a job uses the other.
      */
     private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
-        RequestState request = before.liveRequest(e.requestId());
+        RequestState request = before.heldRequest(e.requestId());
         if (request == null) {
             return;
         }

@@ -11,7 +11,7 @@ final class Requests {
     }
 
     static String named(EngineState state, String requestId) {
-        RequestState live = state.liveRequest(requestId);
+        RequestState live = state.heldRequest(requestId);
         if (live != null) {
             return "request " + requestId + " (" + live.status() + ")";
         }

@@ -31,7 +31,7 @@ final class StoreRules {
             return;
         }
         EngineState before = step.before();
-        RequestState request = before.liveRequest(e.requestId());
+        RequestState request = before.heldRequest(e.requestId());
         sliceCounts(before.config(), e, findings);
         bound(before, request, e, findings);
         allocated(before, request, e, findings);

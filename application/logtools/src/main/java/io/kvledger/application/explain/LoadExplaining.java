@@ -25,7 +25,7 @@ final class LoadExplaining {
                                    LogFold fold) {
         EngineState before = step.before();
         EngineConfig config = before.config();
-        RequestState request = before.liveRequest(e.requestId());
+        RequestState request = before.heldRequest(e.requestId());
         CommandWindow.Allocation allocation = window.allocation();
         boolean ours = allocation != null && allocation.requestId().equals(e.requestId());
         PrefixMatch used = ours ? allocation.match() : null;

@@ -28,7 +28,7 @@ final class StoreExplaining {
     static StoreExplanation explain(FoldStep step, StoreJobScheduled e, CommandWindow window, LogFold fold) {
         EngineState before = step.before();
         EngineConfig config = before.config();
-        RequestState request = before.liveRequest(e.requestId());
+        RequestState request = before.heldRequest(e.requestId());
         RequestStatus retired = before.retired().getOrElse(e.requestId(), null);
         String known = request != null ? "LIVE" : retired != null ? "RETIRED" : "UNKNOWN";
         Slice job = new Slice(e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(),

@@ -62,7 +62,7 @@ public final class CommandWindow {
             evictedSinceCommand.addAll(e.keys());
         }
         if (event instanceof BlocksAllocated e) {
-            RequestState request = step.before().liveRequest(e.requestId());
+            RequestState request = step.before().heldRequest(e.requestId());
             PrefixMatch match = request == null ? null : request.pendingMatch();
             allocation = new Allocation(step.seq(), e.requestId(), e.externalTokens(), match);
         }

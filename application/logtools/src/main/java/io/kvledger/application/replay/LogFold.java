@@ -75,7 +75,7 @@ public final class LogFold {
      */
     private List<String> chunkKeys(EngineState before, String requestId, List<Integer> chunks, List<String> logKeys,
                                    List<KeyConflict> conflicts) {
-        RequestState request = before.liveRequest(requestId);
+        RequestState request = before.heldRequest(requestId);
         int f = before.config().blocksPerChunk();
         List<String> mapped = new ArrayList<>(logKeys.size());
         for (int i = 0; i < logKeys.size(); i++) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "kvledger", mixinStandardHelpOptions = true, version = "kvledger 0.1.0",
+@Command(name = "kvledger", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
                 SimulateCommand.class, ShrinkCommand.class, BenchCommand.class,

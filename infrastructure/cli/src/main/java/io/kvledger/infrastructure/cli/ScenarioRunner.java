@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.StepBatcher;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.EventLogWriter;
@@ -9,20 +10,19 @@ import io.kvledger.infrastructure.scenario.ScenarioLine;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * Executes a scenario through the embedding API, the same Axon command path a host uses, writing
  * every event as it is produced. Consecutive commands go to the engine as one step, up to
- * {@link #STEP_SIZE}, which costs one Axon command per step rather than per line.
+ * {@link #STEP_SIZE} ({@link StepBatcher}), which costs one Axon command per step rather than per line.
  */
 public final class ScenarioRunner {
 
     /** Commands per step when a scenario is run: one Axon command each, whatever the scenario's length. */
-    public static final int STEP_SIZE = 256;
+    public static final int STEP_SIZE = StepBatcher.DEFAULT_STEP_SIZE;
 
     private final Function<Optional<EngineConfig>, KvLedger> ledgers;
 
@@ -42,7 +42,7 @@ public final class ScenarioRunner {
         ScenarioReader reader = new ScenarioReader(scenario);
         Optional<EngineConfig> config = Optional.empty();
         KvLedger ledger = null;
-        List<StepEntry> step = new ArrayList<>(STEP_SIZE);
+        StepBatcher steps = null;
         try {
             ScenarioLine line;
             while ((line = reader.next()) != null) {
@@ -52,26 +52,28 @@ public final class ScenarioRunner {
                 }
                 if (ledger == null) {
                     ledger = open(config, log);
+                    steps = batcher(ledger, log);
                 }
-                step.add(new StepEntry(line.line(), ((ScenarioLine.Command) line).command()));
-                if (step.size() == STEP_SIZE) {
-                    execute(ledger, step, log);
-                }
+                steps.add(new StepEntry(line.line(), ((ScenarioLine.Command) line).command()));
             }
             if (ledger == null) {
                 ledger = open(config, log);
+                steps = batcher(ledger, log);
             }
-            execute(ledger, step, log);
+            steps.flush();
         } catch (MalformedLineException e) {
             // EngineConfigured is written once the first line that is not a config line is read, even a
             // malformed one; a malformed config line writes nothing.
             if (ledger == null && !e.configLine()) {
                 ledger = open(config, log);
+                steps = batcher(ledger, log);
             }
-            if (ledger != null) {
-                execute(ledger, step, log);
+            if (steps != null) {
+                steps.flush();
             }
             throw e;
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         } finally {
             log.flush();
             if (ledger != null) {
@@ -86,11 +88,15 @@ public final class ScenarioRunner {
         return ledger;
     }
 
-    private static void execute(KvLedger ledger, List<StepEntry> step, EventLogWriter log) throws IOException {
-        if (!step.isEmpty()) {
-            log.writeAll(ledger.stepEntries(step).events());
-            step.clear();
-            log.flush();
-        }
+    /** Each step's events are written and flushed as soon as it is decided. */
+    private static StepBatcher batcher(KvLedger ledger, EventLogWriter log) {
+        return new StepBatcher(ledger, STEP_SIZE, result -> {
+            try {
+                log.writeAll(result.events());
+                log.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 }

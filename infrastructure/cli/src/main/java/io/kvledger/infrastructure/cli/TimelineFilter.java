@@ -22,12 +22,12 @@ final class TimelineFilter {
         if (step.event() == null || step.before() == null) {
             return false;
         }
-        RequestState before = step.before().liveRequest(requestId);
+        RequestState before = step.before().heldRequest(requestId);
         if (step.event() instanceof FlushRequired flush && before != null
                 && flush.jobIds().stream().anyMatch(before.jobIds()::contains)) {
             return true;
         }
-        return before != step.after().liveRequest(requestId) || retired(step.before(), requestId) != retired(step.after(), requestId);
+        return before != step.after().heldRequest(requestId) || retired(step.before(), requestId) != retired(step.after(), requestId);
     }
 
     private static boolean retired(EngineState state, String requestId) {

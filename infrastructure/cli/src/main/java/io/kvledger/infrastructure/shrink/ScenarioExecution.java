@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.shrink;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.StepBatcher;
 import io.kvledger.infrastructure.cli.ScenarioRunner;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.command.EngineCommand;
@@ -20,15 +21,12 @@ public interface ScenarioExecution {
             List<EngineEvent> events = new ArrayList<>();
             try (KvLedger ledger = KvLedger.builder().config(scenario.config()).build()) {
                 events.add(ledger.configured());
+                StepBatcher steps = new StepBatcher(ledger, ScenarioRunner.STEP_SIZE, result -> events.addAll(result.events()));
                 List<EngineCommand> commands = scenario.commands();
-                List<StepEntry> step = new ArrayList<>();
                 for (int i = 0; i < commands.size(); i++) {
-                    step.add(new StepEntry(i + 2, commands.get(i)));
-                    if (step.size() == ScenarioRunner.STEP_SIZE || i == commands.size() - 1) {
-                        events.addAll(ledger.stepEntries(step).events());
-                        step.clear();
-                    }
+                    steps.add(new StepEntry(i + 2, commands.get(i)));
                 }
+                steps.flush();
             }
             return events;
         };

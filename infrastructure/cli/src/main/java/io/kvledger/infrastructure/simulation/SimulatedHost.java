@@ -102,7 +102,7 @@ final class SimulatedHost {
         Iterator<SimRequest> live = requests.values().iterator();
         while (live.hasNext()) {
             SimRequest request = live.next();
-            RequestState engine = state.liveRequest(request.id);
+            RequestState engine = state.heldRequest(request.id);
             if (engine == null) {
                 if (!request.table.isEmpty()) {
                     checks.fail("BLOCKS_NEVER_RELEASED", request.id, "the engine settled the request while the host "

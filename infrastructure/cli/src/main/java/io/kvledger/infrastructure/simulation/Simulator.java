@@ -1,5 +1,7 @@
 package io.kvledger.infrastructure.simulation;
 
+import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.LogCheck;
 import io.kvledger.application.check.LogFinding;
@@ -42,7 +44,7 @@ public final class Simulator {
 
     private final SimulationOptions options;
     private final java.util.function.Supplier<LogCheck> audits;
-    private final Function<EngineConfig, StepEngine> engines;
+    private final Function<EngineConfig, KvLedger> engines;
 
     /** Every event is checked by {@link EventLogRules}, {@code kvledger audit}'s rules among them. */
     public Simulator(SimulationOptions options) {
@@ -51,15 +53,20 @@ public final class Simulator {
 
     /** @param audits a further check of every event, a new one per run */
     public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits) {
-        this(options, audits, StepEngine::ledger);
+        this(options, audits, Simulator::ledger);
     }
 
-    /** @param engines opens the engine to drive; the real one is {@link StepEngine#ledger} */
+    /** @param engines opens the engine to drive; the real one is {@link #ledger} */
     public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits,
-                     Function<EngineConfig, StepEngine> engines) {
+                     Function<EngineConfig, KvLedger> engines) {
         this.options = options;
         this.audits = audits;
         this.engines = engines;
+    }
+
+    /** The real engine: a {@link KvLedger} that keeps no events (the simulator's log is the record). */
+    public static KvLedger ledger(EngineConfig config) {
+        return KvLedger.builder().config(config).store(LedgerStore.discarding()).build();
     }
 
     public SimulationSummary run(Listener listener) {
@@ -74,7 +81,7 @@ public final class Simulator {
         SimulationSummary summary = new SimulationSummary();
         long seq = 0;
         long line = 1;
-        try (StepEngine ledger = engines.apply(config)) {
+        try (KvLedger ledger = engines.apply(config)) {
             EngineConfigured configured = ledger.configured();
             listener.configured(configured);
             summary.count(configured);
@@ -124,9 +131,9 @@ public final class Simulator {
         return summary;
     }
 
-    private StepResult step(StepEngine ledger, List<StepEntry> entries, long now) {
+    private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {
         try {
-            return ledger.step(entries);
+            return ledger.stepEntries(entries);
         } catch (RuntimeException e) {
             throw new SimulationFailure(options.seed(), now, e);
         }

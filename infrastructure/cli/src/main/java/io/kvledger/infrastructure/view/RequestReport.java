@@ -29,7 +29,7 @@ public record RequestReport(String schema, long seq, String type, String request
     public enum Known { LIVE, RETIRED, UNKNOWN }
 
     public static RequestReport of(EngineState state, LogFold fold, long seq, String type, String requestId) {
-        RequestState live = state.liveRequest(requestId);
+        RequestState live = state.heldRequest(requestId);
         if (live == null) {
             RequestStatus retired = state.retired().getOrElse(requestId, null);
             return new RequestReport(SCHEMA, seq, type, requestId, retired == null ? Known.UNKNOWN : Known.RETIRED, retired,

@@ -27,7 +27,7 @@ public record TimelineRow(long seq, String type, Snapshot before, Snapshot after
             if (state == null) {
                 return null;
             }
-            RequestState live = state.liveRequest(requestId);
+            RequestState live = state.heldRequest(requestId);
             if (live != null) {
                 return new Snapshot(live.status(), false, live.computed(), live.numTokens(), live.cursor(),
                         live.blockTable().size(), live.jobIds().toJavaList());

@@ -81,7 +81,7 @@ final class LedgerModel implements AutoCloseable {
     }
 
     RequestState request(String id) {
-        return ledger.state().liveRequest(id);
+        return ledger.state().heldRequest(id);
     }
 
     String nextId() {

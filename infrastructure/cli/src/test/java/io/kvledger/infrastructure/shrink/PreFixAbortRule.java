@@ -49,7 +49,7 @@ final class PreFixAbortRule implements BiFunction<EngineState, EngineCommand, De
         if (!(command instanceof AbortRequest abort) || !(real instanceof Decision.Accepted accepted)) {
             return real;
         }
-        RequestState request = state.liveRequest(abort.requestId());
+        RequestState request = state.heldRequest(abort.requestId());
         EngineConfig config = state.config();
         int f = config.blocksPerChunk();
         int storable = Math.min(request.numTokens() / config.chunkTokens(), request.keyCount(f));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.LogFinding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
@@ -54,12 +55,12 @@ class HostChecksBiteTest {
     }
 
     private static void simulateWith(SimulationOptions options, Predicate<EngineEvent> dropped) {
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> new Dropping(StepEngine.ledger(config), dropped))
+        new Simulator(options, () -> (seq, event) -> List.of(), config -> new Dropping(Simulator.ledger(config), dropped))
                 .run(new Discard());
     }
 
     /** The real engine, with some events left out of what the host sees. */
-    private record Dropping(StepEngine real, Predicate<EngineEvent> dropped) implements StepEngine {
+    private record Dropping(KvLedger real, Predicate<EngineEvent> dropped) implements KvLedger {
 
         @Override
         public EngineConfigured configured() {
@@ -67,14 +68,24 @@ class HostChecksBiteTest {
         }
 
         @Override
-        public StepResult step(List<StepEntry> entries) {
-            StepResult result = real.step(entries);
+        public StepResult stepEntries(List<StepEntry> entries) {
+            StepResult result = real.stepEntries(entries);
             return new StepResult(result.events().stream().filter(dropped.negate()).toList(), result.state());
         }
 
         @Override
         public EngineState state() {
             return real.state();
+        }
+
+        @Override
+        public String engineId() {
+            return real.engineId();
+        }
+
+        @Override
+        public boolean resumed() {
+            return real.resumed();
         }
 
         @Override

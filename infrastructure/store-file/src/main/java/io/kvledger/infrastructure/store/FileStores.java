@@ -1,6 +1,8 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
+import io.kvledger.application.spi.OpenStore;
 import io.kvledger.domain.config.EngineConfig;
 import java.nio.file.Path;
 
@@ -13,6 +15,8 @@ import java.nio.file.Path;
  * try (KvLedger ledger = FileStores.ledger(Path.of("engine.jsonl"), FsyncPolicy.ALWAYS)) {
  *     ledger.step(commands);   // returns once the step's events are in the file (and on disk)
  * }
+ * // the same, through the store choice of the embedding API:
+ * KvLedger.builder().store(FileStores.store(Path.of("engine.jsonl"), FsyncPolicy.ALWAYS)).build();
  * }</pre>
  */
 public final class FileStores {
@@ -20,14 +24,19 @@ public final class FileStores {
     private FileStores() {
     }
 
+    /** The store at {@code file} with {@code fsync}, as the embedding API's store choice ({@code file:PATH?fsync=...}). */
+    public static LedgerStore store(Path file, FsyncPolicy fsync) {
+        return LedgerStore.of(FileStoreProvider.location(file, fsync));
+    }
+
     /** A ledger over the store at {@code file}: the stored config when it holds events, else the defaults. */
     public static KvLedger ledger(Path file, FsyncPolicy fsync) {
-        return builder(JsonlEventStorageEngine.open(file, fsync)).build();
+        return KvLedger.builder().store(store(file, fsync)).build();
     }
 
     /** A ledger over the store at {@code file} with {@code config}, which must equal a stored one. */
     public static KvLedger ledger(Path file, FsyncPolicy fsync, EngineConfig config) {
-        return builder(JsonlEventStorageEngine.open(file, fsync)).config(config).build();
+        return KvLedger.builder().store(store(file, fsync)).config(config).build();
     }
 
     /**
@@ -35,6 +44,7 @@ public final class FileStores {
      * called the caller still owns the store.
      */
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
-        return KvLedger.builder().storageEngine(() -> store).closeWith(store);
+        return KvLedger.builder().store(LedgerStore.opened(
+                FileStoreProvider.location(store.file(), store.fsyncPolicy()), () -> OpenStore.of(store, store)));
     }
 }

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.testkit.store.EventStorageEngineContract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;

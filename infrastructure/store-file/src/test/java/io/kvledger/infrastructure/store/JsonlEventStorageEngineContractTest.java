@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.testkit.store.SequenceGuardingEngineContract;
 import java.nio.file.Path;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.store;
 
-import static io.kvledger.infrastructure.store.EventStorageEngineContract.assertSameEvents;
-import static io.kvledger.infrastructure.store.EventStorageEngineContract.event;
+import static io.kvledger.testkit.store.EventStorageEngineContract.assertSameEvents;
+import static io.kvledger.testkit.store.EventStorageEngineContract.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -110,7 +110,7 @@ class JsonlEventStorageEngineTest {
         Path nested = dir.resolve("runs/today/store.jsonl");
 
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(nested, FsyncPolicy.ALWAYS)) {
-            store.appendEvents(List.of(EventStorageEngineContract.event("e", 0)));
+            store.appendEvents(List.of(event("e", 0)));
         }
 
         assertEquals(1, Files.readAllLines(nested).size());

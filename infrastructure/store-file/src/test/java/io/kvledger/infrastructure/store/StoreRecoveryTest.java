@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.store;
 
-import static io.kvledger.infrastructure.store.EventStorageEngineContract.assertSameEvents;
-import static io.kvledger.infrastructure.store.EventStorageEngineContract.event;
+import static io.kvledger.testkit.store.EventStorageEngineContract.assertSameEvents;
+import static io.kvledger.testkit.store.EventStorageEngineContract.event;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

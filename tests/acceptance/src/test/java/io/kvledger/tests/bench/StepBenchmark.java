@@ -1,7 +1,7 @@
 package io.kvledger.tests.bench;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.infrastructure.store.UnstoredEvents;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.decision.Decider;
@@ -49,7 +49,7 @@ public class StepBenchmark {
 
         @Setup(Level.Trial)
         public void start() {
-            ledger = KvLedger.builder().config(EngineConfig.DEFAULTS).storageEngine(UnstoredEvents::new).build();
+            ledger = KvLedger.builder().config(EngineConfig.DEFAULTS).store(LedgerStore.discarding()).build();
             workload = new DecodeWorkload(requests);
             workload.observe(ledger.step(workload.warmUp()).events());
         }

@@ -1,7 +1,7 @@
 package io.kvledger.tests.bench;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.infrastructure.store.UnstoredEvents;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
 import java.lang.management.ManagementFactory;
@@ -30,7 +30,7 @@ public final class StepCpuTime {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         KvLedger.Builder builder = args.length > 2
                 ? FileStores.builder(JsonlEventStorageEngine.open(Path.of(args[2]), FsyncPolicy.NEVER))
-                : KvLedger.builder().storageEngine(UnstoredEvents::new);
+                : KvLedger.builder().store(LedgerStore.discarding());
         try (KvLedger ledger = builder.config(EngineConfig.DEFAULTS).build()) {
             DecodeWorkload workload = new DecodeWorkload(requests);
             workload.observe(ledger.step(workload.warmUp()).events());

@@ -73,6 +73,17 @@ class JarProcessTest {
     }
 
     @Test
+    void printsTheVersionTheBuildGaveIt() throws Exception {
+        String built = System.getProperty("kvledger.version");
+        assertTrue(built != null && !built.isBlank(), "the build passes kvledger.version");
+
+        Result result = kvledger("--version");
+
+        assertEquals(0, result.exit, result.stderr);
+        assertEquals(List.of("kvledger " + built), result.stdout);
+    }
+
+    @Test
     void printsHelp() throws Exception {
         Result result = kvledger("--help");
 

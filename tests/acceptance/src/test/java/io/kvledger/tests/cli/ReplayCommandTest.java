@@ -46,7 +46,7 @@ class ReplayCommandTest {
             assertEquals(seq, state.get("seq").asLong());
             assertEquals(expected.requests().size(), state.get("requests").size(), "at " + seq);
             for (JsonNode request : state.get("requests")) {
-                RequestState r = expected.liveRequest(request.get("requestId").asText());
+                RequestState r = expected.heldRequest(request.get("requestId").asText());
                 assertEquals(r.status().name(), request.get("status").asText(), "at " + seq);
                 assertEquals(r.computed(), request.get("computed").asInt(), "at " + seq);
                 assertEquals(r.cursor(), request.get("cursor").asInt(), "at " + seq);

@@ -47,7 +47,7 @@ class ReadmeEmbeddingExampleTest {
 
         try (KvLedger resumed = FileStores.ledger(file, FsyncPolicy.ALWAYS, config)) {
             assertTrue(resumed.resumed());
-            assertEquals(2, resumed.state().liveRequest("r1").cursor(), "the stored chunks are remembered");
+            assertEquals(2, resumed.state().heldRequest("r1").cursor(), "the stored chunks are remembered");
         }
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.infrastructure.cli.KvLedgerCli;
+import io.kvledger.testkit.scenario.Expectations;
+import io.kvledger.testkit.scenario.ScenarioFolder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,22 +16,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every example scenario, run through the command line's own code path, against its expectation file. */
+/**
+ * Every example scenario against its expectation file, checked by the testkit's scenario runner: once
+ * through the command line's own code path, once on the embedding API in process.
+ */
 class GoldenScenarioTest {
 
     @TempDir
     Path work;
 
     static Stream<Path> scenarios() throws IOException, URISyntaxException {
-        Path examples = Path.of(GoldenScenarioTest.class.getResource("/examples").toURI());
-        return Files.list(examples)
-                .filter(p -> p.toString().endsWith(".jsonl") && !p.toString().endsWith(".expect.jsonl"))
-                .sorted();
+        return ScenarioFolder.scenarios(examples()).stream();
+    }
+
+    static Path examples() throws URISyntaxException {
+        return Path.of(GoldenScenarioTest.class.getResource("/examples").toURI());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyExampleMeetsItsExpectationsOnTheEmbeddingApi() throws URISyntaxException {
+        return ScenarioFolder.tests(examples());
     }
 
     @Test
@@ -43,13 +56,11 @@ class GoldenScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void scenarioMeetsItsExpectations(Path scenario) throws IOException {
-        Path log = work.resolve(scenario.getFileName() + ".events.jsonl");
+    void scenarioMeetsItsExpectations(Path scenario) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = KvLedgerCli.execute(new ByteArrayOutputStream(), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "run", scenario.toString(), "-o", log.toString());
 
-        List<String> failures = Expectations.read(expectationOf(scenario)).failures(Expectations.readLog(log), exit);
+        List<String> failures = ScenarioFolder.failures(scenario, (in, log) -> KvLedgerCli.execute(new ByteArrayOutputStream(),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "run", in.toString(), "-o", log.toString()));
 
         assertTrue(failures.isEmpty(), String.join("\n", failures) + "\nstderr: " + err);
     }
@@ -69,7 +80,6 @@ class GoldenScenarioTest {
     }
 
     private static Path expectationOf(Path scenario) {
-        String name = scenario.getFileName().toString().replace(".jsonl", ".expect.jsonl");
-        return scenario.resolveSibling(name);
+        return ScenarioFolder.expectationOf(scenario);
     }
 }

@@ -1,0 +1,143 @@
+package io.kvledger.application;
+
+import io.kvledger.application.axon.AxonEngineConfiguration;
+import io.kvledger.application.engine.ConfigureEngine;
+import io.kvledger.application.engine.ExecuteStep;
+import io.kvledger.application.engine.StepEntry;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.application.spi.OpenStore;
+import io.kvledger.domain.state.EngineState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.Configuration;
+
+/**
+ * The real {@link KvLedger}: each step is one Axon command and one unit of work on the engine's one
+ * aggregate. Not public: hosts see the interface, and no Axon type is part of the embedding API.
+ */
+final class AxonLedger implements KvLedger {
+
+    private final Configuration axon;
+    private final CommandGateway gateway;
+    private final String engineId;
+    private final List<StepListener> listeners;
+    /** Closed last first: the store comes first, so it is closed after everything given to closeWith. */
+    private final List<AutoCloseable> resources;
+    private final boolean resumed;
+    private EngineState state;
+    private boolean closed;
+
+    AxonLedger(KvLedger.Builder builder) {
+        this.engineId = builder.engineIdValue();
+        this.listeners = builder.listenersValue();
+        this.resources = new ArrayList<>(builder.resourcesValue());
+        OpenStore store;
+        try {
+            store = builder.storeValue().open();
+        } catch (RuntimeException e) {
+            closeResources(e);
+            throw e;
+        }
+        resources.add(0, store);
+        try {
+            this.axon = AxonEngineConfiguration.start(store::storageEngine);
+        } catch (RuntimeException e) {
+            closeResources(e);
+            throw e;
+        }
+        this.gateway = axon.commandGateway();
+        try {
+            Optional<Long> stored = axon.eventStore().lastSequenceNumberFor(engineId);
+            this.resumed = stored.isPresent();
+            if (!resumed) {
+                gateway.sendAndWait(new ConfigureEngine(engineId, builder.effectiveConfig()));
+            }
+            // An empty step loads the aggregate: from the store when resuming, then kept in the cache.
+            this.state = send(List.of()).state();
+            if (resumed && builder.givenConfig() != null && !builder.givenConfig().equals(state.config())) {
+                throw new ConfigMismatchException(engineId, state.config(), builder.givenConfig());
+            }
+        } catch (RuntimeException e) {
+            shutdown(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public StepResult stepEntries(List<StepEntry> entries) {
+        long start = System.nanoTime();
+        StepResult result = send(entries);
+        long elapsed = System.nanoTime() - start;
+        for (StepListener listener : listeners) {
+            listener.onStep(entries.size(), result, elapsed);
+        }
+        return result;
+    }
+
+    private StepResult send(List<StepEntry> entries) {
+        StepResult result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
+        state = result.state();
+        return result;
+    }
+
+    @Override
+    public EngineState state() {
+        return state;
+    }
+
+    @Override
+    public String engineId() {
+        return engineId;
+    }
+
+    @Override
+    public boolean resumed() {
+        return resumed;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            shutdown(null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KvLedger[" + engineId + (resumed ? ", resumed" : "") + "]";
+    }
+
+    private void shutdown(RuntimeException primary) {
+        try {
+            axon.shutdown();
+        } catch (RuntimeException e) {
+            if (primary == null) {
+                closeResources(e);
+                throw e;
+            }
+            primary.addSuppressed(e);
+        }
+        closeResources(primary);
+    }
+
+    private void closeResources(RuntimeException primary) {
+        RuntimeException failure = primary;
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e instanceof RuntimeException runtime ? runtime : new IllegalStateException("cannot close " + resources.get(i), e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (primary == null && failure != null) {
+            throw failure;
+        }
+    }
+}
