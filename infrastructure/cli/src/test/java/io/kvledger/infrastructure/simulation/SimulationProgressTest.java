@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kvledger.application.KvLedger;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.AbortRequest;
@@ -68,7 +69,7 @@ class SimulationProgressTest {
         // An engine that never hears of finishes and aborts keeps every request live: no request ever ends.
         SimulationOptions options = SMALL.withRequests(200).withSeed(3);
         SimulationFailure failure = assertThrows(SimulationFailure.class, () -> new Simulator(options,
-                () -> (seq, event) -> List.of(), config -> new NoEnds(StepEngine.ledger(config))).run(new Discard()));
+                () -> (seq, event) -> List.of(), config -> new NoEnds(Simulator.ledger(config))).run(new Discard()));
         assertTrue(failure.getMessage().matches("seed 3 step \\d+: seq \\d+ NO_PROGRESS request -: no request finished "
                 + "or was aborted in 5000 steps while \\d+ are live"), failure.getMessage());
         assertTrue(failure.step() > Simulator.PROGRESS_STEPS, failure.getMessage());
@@ -84,7 +85,7 @@ class SimulationProgressTest {
     }
 
     /** The real engine, never given a FinishRequest or AbortRequest. */
-    private record NoEnds(StepEngine real) implements StepEngine {
+    private record NoEnds(KvLedger real) implements KvLedger {
 
         @Override
         public EngineConfigured configured() {
@@ -92,14 +93,24 @@ class SimulationProgressTest {
         }
 
         @Override
-        public StepResult step(List<StepEntry> entries) {
-            return real.step(entries.stream().filter(entry -> !(entry.command() instanceof FinishRequest
+        public StepResult stepEntries(List<StepEntry> entries) {
+            return real.stepEntries(entries.stream().filter(entry -> !(entry.command() instanceof FinishRequest
                     || entry.command() instanceof AbortRequest)).toList());
         }
 
         @Override
         public EngineState state() {
             return real.state();
+        }
+
+        @Override
+        public String engineId() {
+            return real.engineId();
+        }
+
+        @Override
+        public boolean resumed() {
+            return real.resumed();
         }
 
         @Override
