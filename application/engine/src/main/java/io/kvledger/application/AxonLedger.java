@@ -31,7 +31,6 @@ final class AxonLedger implements KvLedger {
 
     AxonLedger(KvLedger.Builder builder) {
         this.engineId = builder.engineIdValue();
-        this.listeners = builder.listenersValue();
         this.resources = new ArrayList<>(builder.resourcesValue());
         OpenStore store;
         try {
@@ -41,6 +40,9 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
+        List<StepListener> all = new ArrayList<>(store.stepListeners());
+        all.addAll(builder.listenersValue());
+        this.listeners = List.copyOf(all);
         try {
             this.axon = AxonEngineConfiguration.start(store::storageEngine);
         } catch (RuntimeException e) {

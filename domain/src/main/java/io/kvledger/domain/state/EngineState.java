@@ -13,7 +13,8 @@ import java.util.Optional;
  *
  * @param requests        live requests and terminated ones not yet settled
  * @param retired         settled terminated requests (no jobs, no blocks): only their final status is kept,
- *                        so memory follows live requests rather than history
+ *                        for the {@link RetiredRequests#CAPACITY} retired last, so memory follows live
+ *                        requests rather than history
  * @param registered      requests registered so far (the next ordinal)
  * @param jobs            jobs in flight by id
  * @param nextJobId       the id the next job gets
@@ -21,12 +22,12 @@ import java.util.Optional;
  * @param fences          GPU block id to the store jobs that still read it after its request ended
  */
 public record EngineState(EngineConfig config, HashMap<String, RequestState> requests,
-                          HashMap<String, RequestStatus> retired, long registered, CpuTier tier,
+                          RetiredRequests retired, long registered, CpuTier tier,
                           TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
                           HashMap<Integer, TreeSet<Long>> fences) {
 
     public static EngineState initial(EngineConfig config) {
-        return new EngineState(config, HashMap.empty(), HashMap.empty(), 0,
+        return new EngineState(config, HashMap.empty(), RetiredRequests.empty(), 0,
                 CpuTier.empty(config.cpuCapacityChunks()), TreeMap.empty(), 0, 0, HashMap.empty());
     }
 
@@ -95,6 +96,11 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value);
     }
 
+    /** The same state remembering retired requests in {@code value} (a smaller bound, in tests). */
+    public EngineState withRetired(RetiredRequests value) {
+        return new EngineState(config, requests, value, registered, tier, jobs, nextJobId, staleBelowJobId, fences);
+    }
+
     public EngineState withStaleBelowJobId(long value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, value, fences);
     }
@@ -102,7 +108,7 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
     /** Moves a terminated request with nothing outstanding out of the live map. */
     public EngineState retire(RequestState request) {
         return new EngineState(config, requests.remove(request.requestId()),
-                retired.put(request.requestId(), request.status()), registered, tier, jobs, nextJobId,
+                retired.retire(request.requestId(), request.status()), registered, tier, jobs, nextJobId,
                 staleBelowJobId, fences);
     }
 }

@@ -30,6 +30,17 @@ public class EngineAggregate {
     protected EngineAggregate() {
     }
 
+    /**
+     * The aggregate as a snapshot holds it: a store's snapshot message carries it as its payload, and
+     * Axon folds the events after the snapshot into it.
+     */
+    public static EngineAggregate restored(String engineId, EngineState state) {
+        EngineAggregate aggregate = new EngineAggregate();
+        aggregate.engineId = java.util.Objects.requireNonNull(engineId, "engineId");
+        aggregate.state = java.util.Objects.requireNonNull(state, "state");
+        return aggregate;
+    }
+
     @CommandHandler
     public EngineAggregate(ConfigureEngine command) {
         this.engineId = command.engineId();

@@ -1,5 +1,7 @@
 package io.kvledger.application.spi;
 
+import io.kvledger.application.StepListener;
+import java.util.List;
 import java.util.Objects;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 
@@ -11,6 +13,14 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 public interface OpenStore extends AutoCloseable {
 
     EventStorageEngine storageEngine();
+
+    /**
+     * Listeners the store itself wants told about every step, before the builder's: a durable store
+     * snapshots the (immutable) state after a step this way instead of folding its events again.
+     */
+    default List<StepListener> stepListeners() {
+        return List.of();
+    }
 
     /** Releases the store (flushes, unlocks, closes connections); must not throw for a store already closed. */
     @Override
@@ -40,6 +50,33 @@ public interface OpenStore extends AutoCloseable {
             @Override
             public String toString() {
                 return engine.toString();
+            }
+        };
+    }
+
+    /** A store whose engine the ledger owns, which wants {@code listener} told about every step. */
+    static OpenStore of(EventStorageEngine engine, AutoCloseable closer, StepListener listener) {
+        OpenStore store = of(engine, closer);
+        Objects.requireNonNull(listener, "listener");
+        return new OpenStore() {
+            @Override
+            public EventStorageEngine storageEngine() {
+                return store.storageEngine();
+            }
+
+            @Override
+            public List<StepListener> stepListeners() {
+                return List.of(listener);
+            }
+
+            @Override
+            public void close() {
+                store.close();
+            }
+
+            @Override
+            public String toString() {
+                return store.toString();
             }
         };
     }

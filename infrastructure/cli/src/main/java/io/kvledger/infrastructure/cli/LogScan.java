@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.infrastructure.log.CompressedLogs;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
@@ -10,7 +11,7 @@ import java.nio.file.Path;
 
 /**
  * A captured log read once, front to back, one line at a time: memory does not grow with the log.
- * Reports progress when asked to.
+ * A gzip-compressed log is read as the plain one. Reports progress when asked to.
  */
 final class LogScan implements AutoCloseable {
 
@@ -20,17 +21,19 @@ final class LogScan implements AutoCloseable {
     private long events;
     private long lastSeq;
 
-    private LogScan(CountingInputStream counting, Progress progress) {
+    private LogScan(CountingInputStream counting, InputStream text, Progress progress) {
         this.counting = counting;
-        this.reader = new EventLogReader(counting);
+        this.reader = new EventLogReader(text);
         this.progress = progress;
     }
 
     /** @param forceProgress report progress even when stderr is not a terminal */
     static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
-        InputStream opened = Files.newInputStream(file);
+        // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
+        CountingInputStream counting = new CountingInputStream(Files.newInputStream(file));
+        InputStream text = CompressedLogs.decompressed(counting);
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, Files.size(file));
-        return new LogScan(new CountingInputStream(opened), progress);
+        return new LogScan(counting, text, progress);
     }
 
     /** The next entry, or {@code null} at the end. */

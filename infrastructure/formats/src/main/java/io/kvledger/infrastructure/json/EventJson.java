@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.json;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,6 +10,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
+import java.io.IOException;
+import java.io.OutputStream;
 
 /** Writes events as lines of the log format (contract section 3): {@code seq}, {@code type}, then the fields. */
 public final class EventJson {
@@ -24,6 +27,18 @@ public final class EventJson {
 
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /**
+     * A generator writing one value after another in the contract's spacing, with nothing between two
+     * values (the caller writes the newlines): reused, it encodes lines straight to bytes.
+     */
+    public static JsonGenerator lineGenerator(OutputStream out) throws IOException {
+        ContractPrettyPrinter spacing = new ContractPrettyPrinter();
+        spacing.setRootValueSeparator(null);
+        JsonGenerator generator = MAPPER.getFactory().createGenerator(out);
+        generator.setPrettyPrinter(spacing);
+        return generator;
     }
 
     public static ObjectNode toNode(long seq, EngineEvent event) {

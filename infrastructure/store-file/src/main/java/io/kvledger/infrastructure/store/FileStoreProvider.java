@@ -28,7 +28,7 @@ public final class FileStoreProvider implements LedgerStoreProvider {
     @Override
     public OpenStore open(String location) {
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(path(location), fsync(location));
-        return OpenStore.of(store, store);
+        return OpenStore.of(store, store, store.snapshotListener());
     }
 
     static String location(Path file, FsyncPolicy fsync) {

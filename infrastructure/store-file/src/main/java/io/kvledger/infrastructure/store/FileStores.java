@@ -44,7 +44,7 @@ public final class FileStores {
      * called the caller still owns the store.
      */
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
-        return KvLedger.builder().store(LedgerStore.opened(
-                FileStoreProvider.location(store.file(), store.fsyncPolicy()), () -> OpenStore.of(store, store)));
+        return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.file(), store.fsyncPolicy()),
+                () -> OpenStore.of(store, store, store.snapshotListener())));
     }
 }

@@ -1,30 +1,26 @@
 package io.kvledger.infrastructure.store;
 
-import static java.lang.String.format;
-
+import io.kvledger.application.StepListener;
+import io.kvledger.application.engine.EngineAggregate;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.LogEntry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
-import org.axonframework.modelling.command.AggregateStreamCreationException;
-import org.axonframework.modelling.command.ConcurrencyException;
 
 /**
  * An Axon event storage engine over one append-only JSON Lines file that is at the same time the
@@ -33,48 +29,62 @@ import org.axonframework.modelling.command.ConcurrencyException;
  * opening checks and repairs.
  *
  * <ul>
- *   <li>An append is one write of all its lines at the end of the file; it returns once the operating
- *       system has them, forced to the disk as the {@link FsyncPolicy} says. Axon appends once per
- *       unit of work, so a step is one write. There is no later rollback.</li>
+ *   <li>An append is checked on the calling thread, then encoded and written as one write at the end
+ *       of the file on the store's writer thread ({@link StoreWriter}); it returns once the operating
+ *       system has all of it, forced to the disk as the {@link FsyncPolicy} says. Axon appends once
+ *       per unit of work, so a step is one write. There is no later rollback.</li>
  *   <li>An event whose aggregate sequence number is not the aggregate's next is refused, as Axon's
- *       own engines refuse a duplicate key: {@link AggregateStreamCreationException} for a second
- *       first event, {@link ConcurrencyException} otherwise. Nothing of that append is written.</li>
+ *       own engines refuse a duplicate key: {@code AggregateStreamCreationException} for a second
+ *       first event, {@code ConcurrencyException} otherwise. Nothing of that append is written.</li>
  *   <li>Only domain events with an {@link EngineEvent} payload are stored, and a store's first event
  *       is an {@link EngineConfigured}, so the file is always a valid log.</li>
- *   <li>Snapshots are not kept ({@link #storeSnapshot} does nothing): the engine aggregate stays in the
- *       facade's cache, so it is folded from the file once per process.</li>
- *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s holding a line's seq; {@code mayBlock}
- *       is ignored (a stream ends at the last line written when it was opened).</li>
- *   <li>The file is locked while the store is open: a second store on it, in any process, fails.</li>
- *   <li>Several aggregates may share a file, but it is the contract's log of one engine only when it
- *       holds one (as the facade and {@code kvledger run --store} write it); a load reads the file from
- *       the aggregate's first event on, skipping other aggregates' lines.</li>
- *   <li>Not kept: Axon metadata and the aggregate type (see {@link StoreLines}).</li>
+ *   <li>The engine's state is snapshotted every N events beside the file ({@link SnapshotFile}), from
+ *       the state the facade hands over after each step ({@link #snapshotListener()}); opening uses a
+ *       valid snapshot and reads only the lines after it. Axon's own snapshotter is not used.</li>
+ *   <li>Tracking tokens are {@link GlobalSequenceTrackingToken}s of a line's seq; {@code mayBlock} is
+ *       ignored. The file is locked while open: a second store on it, in any process, fails.</li>
+ *   <li>Several aggregates may share a file (then it is not one engine's contract log); a load skips
+ *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
-
-    private record Batch(byte[] bytes, long[] offsets, String[] aggregateIds, boolean[] starts) {
-    }
 
     private final Path file;
     private final StoreFile storeFile;
     private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
+    private final StoreWriter writer;
+    // Written on the writer thread only (while the appending thread waits), read after it finishes.
+    private final StoreLineEncoder encoder = new StoreLineEncoder();
     private long end;
-    private long lastForceNanos = System.nanoTime();
-    private boolean unforced;
-    private String broken;
+    private final StoreForcing forcing;
     private boolean closed;
+    private final StoreSnapshots snapshots;
+    private final String snapshotRejected;
+    private final boolean openedFromSnapshot;
+    private String lastAggregate;
 
-    private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan) {
+    /**
+     * Events between two snapshots when none is given: about 42 steps of 256 decoding requests (2.6 MB
+     * of log), so opening reads at most that many lines after the snapshot.
+     */
+    public static final long DEFAULT_SNAPSHOT_EVERY = 25_000;
+
+    private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan,
+            SnapshotFile.Loaded snapshot, long snapshotEvery) {
         this.file = storeFile.path();
         this.storeFile = storeFile;
         this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
         this.end = scan.end();
+        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName());
+        this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
+        this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
+        this.snapshotRejected = snapshot.rejected();
+        this.openedFromSnapshot = snapshot.snapshot() != null;
+        this.lastAggregate = snapshot.snapshot() == null ? null : snapshot.snapshot().engineId();
     }
 
     /**
@@ -85,8 +95,61 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
      * @throws EventStoreException     when the file cannot be opened
      */
     public static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync) {
+        return open(file, fsync, DEFAULT_SNAPSHOT_EVERY);
+    }
+
+    /**
+     * Opens (or creates) the store, as {@link #open(Path, FsyncPolicy)}, snapshotting the engine's state
+     * every {@code snapshotEvery} events (never when 0). A valid snapshot beside the file
+     * ({@code <file>.snapshot}) is used: only the lines after it are read. One that fails its checks is
+     * reported ({@link #snapshotRejected()}, and a warning) and the store opens from its events.
+     */
+    public static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery) {
+        if (snapshotEvery < 0) {
+            throw new IllegalArgumentException("snapshotEvery must be >= 0, was " + snapshotEvery);
+        }
         StoreFile.Opened opened = StoreFile.open(file, fsync != FsyncPolicy.NEVER);
-        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan());
+        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery);
+    }
+
+    /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
+    public String snapshotRejected() {
+        return snapshotRejected;
+    }
+
+    /** The seq of the last line the latest snapshot covers (0 when there is none). */
+    public long snapshotSeq() {
+        SnapshotFile.Snapshot latest = snapshots.latest();
+        return latest == null ? 0 : latest.seq();
+    }
+
+    /** Whether the store opened from a snapshot (reading only the lines after it). */
+    public boolean openedFromSnapshot() {
+        return openedFromSnapshot;
+    }
+
+    /** The seq of the last line the index no longer holds (lines after the latest snapshot are indexed). */
+    synchronized long indexBaseSeq() {
+        return index.baseSeq();
+    }
+
+    /** The listener a facade over this store is built with, so that the store can snapshot its state. */
+    public StepListener snapshotListener() {
+        return StoreSnapshots.listener(this);
+    }
+
+    /** The state after the last append (on the appending thread): snapshotted when one is due. */
+    synchronized void offerState(EngineState state) {
+        SnapshotFile.Snapshot written = snapshots.latest();
+        if (written != null) {
+            index.rebase(written.seq()); // what the written snapshot covers is read from the file's start if ever
+        }
+        long seq = index.lastSeq();
+        if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
+            return;
+        }
+        StoreSnapshots.Point point = new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, seq, end);
+        writer.submit(snapshots.take(storeFile, point, state));
     }
 
     /** What opening cut from the end of the file; {@link RecoveryReport#CLEAN} when nothing. */
@@ -98,6 +161,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return file;
     }
 
+    /** When appends are forced to disk. */
     public FsyncPolicy fsyncPolicy() {
         return fsync;
     }
@@ -107,6 +171,25 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return index.lastSeq();
     }
 
+    /**
+     * The seq up to which this store has forced the file to the disk: every event at or below it
+     * survives a machine crash. Under {@code always} it is {@link #lastSeq()} whenever an append has
+     * returned; under {@code interval:MS} it catches up at most MS (plus the force) after an append;
+     * under {@code never} it stays 0.
+     */
+    public long forcedSeq() {
+        return forcing.forcedSeq();
+    }
+
+    /** The thread that encodes, writes and forces appends (for measuring its CPU time). */
+    public Thread writerThread() {
+        return writer.thread();
+    }
+
+    /**
+     * Checks the append here, then has the writer thread encode, write and force it, and returns once
+     * that is done: the calling (scheduler) thread spends no CPU on encoding or writing.
+     */
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
         if (events.isEmpty()) {
@@ -114,124 +197,53 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         }
         synchronized (this) {
             ensureWritable();
-            write(encode(events));
+            AppendChecks.Append append = AppendChecks.check(events, index);
+            lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
+            writer.call(() -> {
+                write(append);
+                return null;
+            });
         }
     }
 
-    /**
-     * Validates and encodes the whole append before any byte of it is written: one line per domain
-     * event, a step's message spanning as many lines as it has events.
-     */
-    private Batch encode(List<? extends EventMessage<?>> messages) {
-        List<DomainEventMessage<?>> storable = new ArrayList<>(messages.size());
-        List<List<EngineEvent>> contents = new ArrayList<>(messages.size());
-        int lines = 0;
-        for (EventMessage<?> message : messages) {
-            DomainEventMessage<?> domain = storable(message);
-            List<EngineEvent> events = StoreLines.eventsOf(domain);
-            if (events.isEmpty()) {
-                throw new IllegalArgumentException("a message with no events cannot be stored: " + message);
-            }
-            if (index.lastSeq() == 0 && lines == 0 && !(events.get(0) instanceof EngineConfigured)) {
-                throw new IllegalArgumentException("a store's first event must be EngineConfigured, not " + events.get(0));
-            }
-            storable.add(domain);
-            contents.add(events);
-            lines += events.size();
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(lines * 256);
+    /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
+    private void write(AppendChecks.Append append) {
+        int lines = append.lines();
         long[] offsets = new long[lines];
         String[] aggregateIds = new String[lines];
         boolean[] starts = new boolean[lines];
-        Map<String, Long> next = new HashMap<>();
+        encoder.reset();
         long seq = index.lastSeq();
         int line = 0;
-        for (int m = 0; m < storable.size(); m++) {
-            DomainEventMessage<?> message = storable.get(m);
-            String aggregateId = message.getAggregateIdentifier();
-            long expected = next.computeIfAbsent(aggregateId, index::nextSequence);
-            checkSequence(message, expected);
-            next.put(aggregateId, expected + 1);
-            List<EngineEvent> events = contents.get(m);
+        for (int m = 0; m < append.messages().size(); m++) {
+            DomainEventMessage<?> message = append.messages().get(m);
+            List<EngineEvent> events = append.contents().get(m);
             StoreLines.MessageEnvelope envelope = StoreLines.MessageEnvelope.of(message);
             for (int part = 0; part < events.size(); part++, line++) {
-                offsets[line] = end + bytes.size();
-                aggregateIds[line] = aggregateId;
+                offsets[line] = end + encoder.position();
+                aggregateIds[line] = message.getAggregateIdentifier();
                 starts[line] = part == 0;
-                bytes.writeBytes(StoreLines.encode(++seq, envelope, events.get(part), part, lines - 1 - line));
+                StoreLines.encode(encoder, ++seq, envelope, events.get(part), part, lines - 1 - line);
             }
         }
-        return new Batch(bytes.toByteArray(), offsets, aggregateIds, starts);
-    }
-
-    private static DomainEventMessage<?> storable(EventMessage<?> event) {
-        if (!(event instanceof DomainEventMessage<?> message) || message.getAggregateIdentifier() == null) {
-            throw new IllegalArgumentException("only an aggregate's events can be stored, not " + event);
-        }
-        return message;
-    }
-
-    /** The checks Axon's engines make with a unique key on (aggregate, sequence number), plus no gaps. */
-    private static void checkSequence(DomainEventMessage<?> message, long expected) {
-        long actual = message.getSequenceNumber();
-        String aggregateId = message.getAggregateIdentifier();
-        if (actual == expected) {
-            return;
-        }
-        if (actual == 0) {
-            throw new AggregateStreamCreationException(format("Cannot reuse aggregate identifier [%s] to create aggregate"
-                    + " [%s] since identifiers need to be unique.", aggregateId, message.getType()));
-        }
-        if (actual < expected) {
-            throw new ConcurrencyException(format("An event for aggregate [%s] at sequence [%d] was already inserted",
-                    aggregateId, actual));
-        }
-        throw new ConcurrencyException(format("An event for aggregate [%s] at sequence [%d] cannot be appended:"
-                + " the next sequence number is [%d]", aggregateId, actual, expected));
-    }
-
-    private void write(Batch batch) {
         long position;
         try {
-            position = storeFile.write(batch.bytes(), end);
+            position = storeFile.write(encoder.bytes(), end);
         } catch (IOException e) {
-            undo(e);
+            forcing.undo(end, e);
             throw new EventStoreException("cannot append to " + file + ": " + e, e);
         }
-        for (int i = 0; i < batch.offsets().length; i++) {
-            index.add(batch.offsets()[i], batch.aggregateIds()[i], batch.starts()[i]);
+        for (int i = 0; i < lines; i++) {
+            index.add(offsets[i], aggregateIds[i], starts[i]);
         }
         end = position;
-        long now = System.nanoTime();
-        if (!fsync.forceAfterAppend(lastForceNanos, now)) {
-            unforced = true;
-            return;
-        }
-        try {
-            storeFile.force();
-            lastForceNanos = now;
-            unforced = false;
-        } catch (IOException e) {
-            // After a failed fsync the kernel may have dropped the pages: nothing can be promised any more.
-            broken = "forcing " + file + " to disk failed: " + e;
-            throw new EventStoreException(broken, e);
-        }
-    }
-
-    /** Cuts what a failed write left; if even that fails, the store refuses appends until it is reopened. */
-    private void undo(IOException cause) {
-        try {
-            storeFile.truncate(end);
-        } catch (IOException e) {
-            cause.addSuppressed(e);
-            broken = "a failed append to " + file + " could not be undone (reopen the store to cut it): " + cause;
-        }
+        forcing.written(index.lastSeq());
     }
 
     private void ensureWritable() {
         ensureOpen();
-        if (broken != null) {
-            throw new EventStoreException(broken);
+        if (forcing.broken() != null) {
+            throw new EventStoreException(forcing.broken());
         }
     }
 
@@ -241,58 +253,68 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         }
     }
 
-    /** Not kept: see the class comment. */
+    /** Axon's snapshotter is not used: the store takes its own snapshots ({@link #snapshotListener()}). */
     @Override
     public void storeSnapshot(DomainEventMessage<?> snapshot) {
-        // Snapshots are an optimisation this store does without.
+        // Axon's snapshotter would fold the events again; the facade hands the state over instead.
     }
 
+    /** The latest snapshot, as Axon's snapshot message: the aggregate itself, rebuilt from the state. */
     @Override
     public Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
-        return Optional.empty();
+        SnapshotFile.Snapshot latest = snapshots.latest();
+        if (latest == null || !latest.engineId().equals(aggregateIdentifier)) {
+            return Optional.empty();
+        }
+        return Optional.of(new GenericDomainEventMessage<>(EngineAggregate.class.getSimpleName(), aggregateIdentifier,
+                latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state())));
     }
 
     @Override
     public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
-        long firstSeq;
-        long lastSeq;
+        long seqBefore;
         long lastSequence;
         long from;
         long until;
+        long first = Math.max(0, firstSequenceNumber);
         synchronized (this) {
             ensureOpen();
             long next = index.nextSequence(aggregateIdentifier);
-            long first = Math.max(0, firstSequenceNumber);
             if (first >= next) {
                 return DomainEventStream.empty();
             }
-            firstSeq = index.seqOf(aggregateIdentifier, first).orElseThrow();
+            // Lines before the latest snapshot are not indexed: read from the file start.
+            long firstSeq = index.seqOf(aggregateIdentifier, first).orElse(1);
+            seqBefore = firstSeq - 1;
             lastSequence = next - 1;
-            from = index.offsetOf(firstSeq);
+            from = firstSeq == 1 ? 0 : index.offsetOf(firstSeq);
             until = end;
         }
-        // Lines of other aggregates in between are read and skipped; one engine per file has none.
-        Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, firstSeq - 1, until)
-                        .filter(entry -> aggregateIdentifier.equals(entry.envelope().aggregateId())))
+        Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
+                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
                 .<DomainEventMessage<?>>map(StoreLines::domainMessage)
-                .filter(message -> message.getSequenceNumber() <= lastSequence);
+                .filter(message -> message.getSequenceNumber() >= first && message.getSequenceNumber() <= lastSequence);
         return DomainEventStream.of(events, () -> lastSequence);
     }
 
     @Override
     public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-        long after = Math.max(0, seqOf(trackingToken));
+        long after = Math.max(0, StoreLines.seqOf(trackingToken));
         long from;
         long until;
+        boolean indexed;
         synchronized (this) {
             ensureOpen();
             if (after >= index.lastSeq()) {
                 return Stream.empty();
             }
-            from = index.offsetOf(after + 1);
+            indexed = after >= index.baseSeq();
+            from = indexed ? index.offsetOf(after + 1) : 0;
             until = end;
         }
-        return StoreMessages.of(storeFile.entries(from, after, until)).map(StoreLines::trackedMessage);
+        return StoreMessages.of(storeFile.entries(from, indexed ? after : 0, until))
+                .filter(lines -> lines.get(lines.size() - 1).seq() > after)
+                .map(StoreLines::trackedMessage);
     }
 
     @Override
@@ -318,8 +340,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
         try (Stream<LogEntry> all = storeFile.entries(0, 0, endSnapshot())) {
-            // The lines of one message share its timestamp, so the first line found begins a message.
-            return all.filter(entry -> !entry.envelope().timestamp().isBefore(dateTime))
+            // Only a message's first line has the envelope, so the first line found begins a message.
+            return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
                     .findFirst()
                     .<TrackingToken>map(entry -> new GlobalSequenceTrackingToken(entry.seq() - 1))
                     .orElseGet(this::createHeadToken);
@@ -331,29 +353,16 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return end;
     }
 
-    private static long seqOf(TrackingToken token) {
-        if (token == null) {
-            return 0;
-        }
-        if (token instanceof GlobalSequenceTrackingToken global) {
-            return global.getGlobalIndex();
-        }
-        throw new IllegalArgumentException("the store's tokens are GlobalSequenceTrackingTokens, not " + token);
-    }
-
-    /** Forces what is not forced yet when the policy says so, and releases the file. */
+    /** Lets the writer finish, forces what is not forced yet when the policy says so, and releases the file. */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        writer.close();
         try {
-            if (unforced && broken == null && fsync.forceOnClose()) {
-                storeFile.force();
-            }
-        } catch (IOException e) {
-            throw new EventStoreException("cannot force " + file + " to disk on close: " + e, e);
+            forcing.close();
         } finally {
             storeFile.close();
         }

@@ -40,9 +40,9 @@ final class StoreFile implements AutoCloseable {
 
     /**
      * Opens and locks the file, creating it and its missing directories when missing (then forcing its
-     * directory unless {@code durableCreate} is false), and runs the scan, cutting a torn end.
+     * directory unless {@code durable} is false), and runs the scan, cutting a torn end.
      */
-    static Opened open(Path path, boolean durableCreate) {
+    static Opened open(Path path, boolean durable) {
         boolean created = !Files.exists(path);
         FileChannel channel;
         try {
@@ -56,16 +56,25 @@ final class StoreFile implements AutoCloseable {
         }
         try {
             StoreFile file = new StoreFile(path, channel, lock(channel, path));
-            if (created && durableCreate) {
+            if (created && durable) {
                 forceDirectory(path);
             }
-            StoreScan.Result scan = StoreScan.run(channel, path);
+            SnapshotFile.Loaded snapshot = SnapshotFile.read(path, channel);
+            if (snapshot.rejected() != null) {
+                LOG.warn("{}; opening from the events instead", snapshot.rejected());
+            }
+            SnapshotFile.Snapshot start = snapshot.snapshot();
+            StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
+                    : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),
+                            start.sequenceNumber() + 1));
             if (scan.report().recovered()) {
                 channel.truncate(scan.end());
                 channel.force(true);
                 LOG.warn("{}: recovered from a torn end: {}", path, scan.report());
+            } else if (durable) {
+                channel.force(false); // what an earlier process wrote but never forced counts as forced from here on
             }
-            return new Opened(file, scan);
+            return new Opened(file, scan, snapshot);
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel, e);
             if (e instanceof RuntimeException runtime) {
@@ -75,16 +84,19 @@ final class StoreFile implements AutoCloseable {
         }
     }
 
-    record Opened(StoreFile file, StoreScan.Result scan) {
+    record Opened(StoreFile file, StoreScan.Result scan, SnapshotFile.Loaded snapshot) {
     }
 
     Path path() {
         return path;
     }
 
-    /** Writes all of {@code bytes} at {@code position}; returns the position after them. */
-    long write(byte[] bytes, long position) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    FileChannel channel() {
+        return channel;
+    }
+
+    /** Writes all of {@code buffer}'s remaining bytes at {@code position}; returns the position after them. */
+    long write(ByteBuffer buffer, long position) throws IOException {
         long at = position;
         while (buffer.hasRemaining()) {
             at += channel.write(buffer, at);
@@ -152,7 +164,7 @@ final class StoreFile implements AutoCloseable {
     }
 
     /** A new file's name is durable only once its directory is forced. Not every platform allows it. */
-    private static void forceDirectory(Path path) {
+    static void forceDirectory(Path path) {
         Path directory = path.toAbsolutePath().getParent();
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);

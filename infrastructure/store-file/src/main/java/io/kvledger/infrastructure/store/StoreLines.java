@@ -1,29 +1,36 @@
 package io.kvledger.infrastructure.store;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.log.Envelope;
 import io.kvledger.infrastructure.log.LogEntry;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.messaging.MetaData;
 
 /**
- * The store's line: the contract's log line (seq, type, the event's fields at the top level) plus an
- * {@code envelope} with what Axon needs to rebuild the message. One Axon message of a step
- * ({@link StepEvents}) is one line per domain event, all with the message's sequence number; every
- * line after the first has {@code part}, its place in the message, so reading can regroup them. An
- * append of several lines marks every line but its last with {@code batchRemaining}, the lines of the
- * same append still to come, so that opening the file can tell an append cut short at a line boundary
- * from a whole one.
+ * The store's line: the contract's log line (seq, type, the event's fields at the top level). One Axon
+ * message of a step ({@link StepEvents}) is one line per domain event; only its first line carries an
+ * {@code envelope} with what Axon needs to rebuild the message (aggregate id, sequence number, event
+ * id, timestamp, revision), so a step of 600 events pays for it once. The lines after it, up to the
+ * next envelope, belong to the same message. An append's envelope lines also say how many lines of
+ * the same append follow ({@code batchRemaining}, left out when none), so that opening the file can
+ * tell an append cut short at a line boundary from a whole one.
+ *
+ * <p>Stores written before (format 1) have an envelope on every line, with {@code part}, the line's
+ * place in its message, on every line after the first, and {@code batchRemaining} on every line but
+ * an append's last; they are read as they are ({@link #startsMessage}), and new appends to them are
+ * written in the current format.
  *
  * <p>Not kept: Axon's metadata (correlation data of the process that wrote the event) and the
  * aggregate type; events read back have empty metadata and a {@code null} type.
@@ -48,45 +55,60 @@ final class StoreLines {
         throw new IllegalArgumentException("only engine events can be stored, not " + message.getPayloadType().getName());
     }
 
-    /**
-     * What every line of one message shares in its envelope, formatted once: a step's message has
-     * hundreds of lines.
-     */
-    record MessageEnvelope(String head, String openEventId, String tail) {
+    /** What every line of one message shares in its envelope, formatted once: a step's message has hundreds of lines. */
+    record MessageEnvelope(String aggregateId, long sequenceNumber, String eventId, String timestamp) {
 
         static MessageEnvelope of(DomainEventMessage<?> message) {
-            String head = "{\"aggregateId\": " + EventJson.quoted(message.getAggregateIdentifier())
-                    + ", \"sequenceNumber\": " + message.getSequenceNumber() + ", \"eventId\": ";
-            String tail = ", \"timestamp\": \"" + message.getTimestamp() + "\", \"revision\": \""
-                    + Envelope.CURRENT_REVISION + "\"";
-            String id = EventJson.quoted(message.getIdentifier());
-            return new MessageEnvelope(head, id.substring(0, id.length() - 1), tail);
+            return new MessageEnvelope(message.getAggregateIdentifier(), message.getSequenceNumber(),
+                    message.getIdentifier(), message.getTimestamp().toString());
         }
     }
 
-    /** The bytes of line {@code part} of a message, newline included. */
-    static byte[] encode(long seq, MessageEnvelope message, EngineEvent event, int part, int batchRemaining) {
-        StringBuilder line = new StringBuilder(256);
-        EventJson.appendOpen(line, seq, event);
-        line.append(", \"envelope\": ").append(message.head())
-                .append(message.openEventId()).append(part == 0 ? "" : "#" + part).append('"')
-                .append(message.tail());
-        if (part > 0) {
-            line.append(", \"").append(PART).append("\": ").append(part);
+    /**
+     * Encodes line {@code part} of a message, newline included: the envelope on its first line only,
+     * with the lines of the same append still to come after it.
+     */
+    static void encode(StoreLineEncoder encoder, long seq, MessageEnvelope message, EngineEvent event, int part,
+            int batchRemaining) {
+        encoder.startLine(seq, event);
+        if (part == 0) {
+            JsonGenerator line = encoder.fields();
+            try {
+                line.writeObjectFieldStart("envelope");
+                line.writeStringField("aggregateId", message.aggregateId());
+                line.writeNumberField("sequenceNumber", message.sequenceNumber());
+                line.writeStringField("eventId", message.eventId());
+                line.writeStringField("timestamp", message.timestamp());
+                line.writeStringField("revision", Envelope.CURRENT_REVISION);
+                if (batchRemaining > 0) {
+                    line.writeNumberField(BATCH_REMAINING, batchRemaining);
+                }
+                line.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        if (batchRemaining > 0) {
-            line.append(", \"").append(BATCH_REMAINING).append("\": ").append(batchRemaining);
-        }
-        return line.append("}}\n").toString().getBytes(StandardCharsets.UTF_8);
+        encoder.endLine();
     }
 
-    /** The line's place in its message: 0 for the first line (and for a line without the mark). */
+    /**
+     * Whether the line begins an Axon message: it has an envelope, and (format 1) no {@code part}.
+     * Every other line continues the message of the last line that began one.
+     */
+    static boolean startsMessage(LogEntry entry) {
+        return entry.envelope() != null && part(entry) == 0;
+    }
+
+    /** Format 1: the line's place in its message; 0 for the first line and for a line without the mark. */
     static long part(LogEntry entry) {
         JsonNode value = entry.raw().path("envelope").path(PART);
         return value.isIntegralNumber() ? value.longValue() : 0;
     }
 
-    /** How many lines of the same append follow this one: 0 for the last (and for a line without the mark). */
+    /**
+     * How many lines of the same append follow this one, as its envelope says: 0 for an append's last
+     * line and for a line without the mark (in format 2, every line without an envelope).
+     */
     static long batchRemaining(LogEntry entry) {
         JsonNode value = entry.raw().path("envelope").path(BATCH_REMAINING);
         return value.isIntegralNumber() ? value.longValue() : 0;
@@ -117,5 +139,16 @@ final class StoreLines {
         fields.remove("type");
         fields.remove("envelope");
         return fields;
+    }
+
+    /** The seq a tracking token of this store stands after (0 for none). */
+    static long seqOf(TrackingToken token) {
+        if (token == null) {
+            return 0;
+        }
+        if (token instanceof GlobalSequenceTrackingToken global) {
+            return global.getGlobalIndex();
+        }
+        throw new IllegalArgumentException("the store's tokens are GlobalSequenceTrackingTokens, not " + token);
     }
 }

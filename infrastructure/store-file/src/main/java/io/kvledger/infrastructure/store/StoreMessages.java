@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
-/** Regroups a store's lines into the Axon messages they were written from: a new message at each part 0. */
+/** Regroups a store's lines into the Axon messages they were written from: a new message at each {@link StoreLines#startsMessage}. */
 final class StoreMessages {
 
     private StoreMessages() {
@@ -35,7 +35,7 @@ final class StoreMessages {
                 lookahead = null;
                 while (!ended && lookahead == null) {
                     if (!source.tryAdvance(line -> {
-                        if (StoreLines.part(line) > 0) {
+                        if (!StoreLines.startsMessage(line)) {
                             group.add(line);
                         } else {
                             lookahead = line;

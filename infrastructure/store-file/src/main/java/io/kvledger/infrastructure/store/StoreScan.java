@@ -34,10 +34,17 @@ final class StoreScan {
     private record Pending(long offset, String aggregateId, boolean startsMessage) {
     }
 
+    /** Where the scan starts: after line {@code seq}, which ends at byte {@code offset} (a snapshot's). */
+    record Start(long seq, long offset, String aggregateId, long nextSequence) {
+        static final Start BEGINNING = new Start(0, 0, null, 0);
+    }
+
     private final FileChannel channel;
     private final Path file;
-    private final StoreIndex index = new StoreIndex();
+    private final Start start;
+    private final StoreIndex index;
     private long lastPart;
+    private String pendingAggregate;
     private final List<Pending> pending = new ArrayList<>();
     private final Map<String, Long> pendingNext = new HashMap<>();
     private long committedEnd;
@@ -45,13 +52,23 @@ final class StoreScan {
     private long batchStartLine;
     private long expectedRemaining = -1;
 
-    private StoreScan(FileChannel channel, Path file) {
+    private StoreScan(FileChannel channel, Path file, Start start) {
         this.channel = channel;
         this.file = file;
+        this.start = start;
+        this.index = start.seq() == 0 ? new StoreIndex()
+                : new StoreIndex(start.seq(), Map.of(start.aggregateId(), start.nextSequence()));
+        this.committedEnd = start.offset();
+        this.committedLines = start.seq();
     }
 
     static Result run(FileChannel channel, Path file) throws IOException {
-        return new StoreScan(channel, file).scan();
+        return run(channel, file, Start.BEGINNING);
+    }
+
+    /** Scans only what follows {@code start}: the lines before it were checked when the snapshot was taken. */
+    static Result run(FileChannel channel, Path file, Start start) throws IOException {
+        return new StoreScan(channel, file, start).scan();
     }
 
     private Result scan() throws IOException {
@@ -84,16 +101,17 @@ final class StoreScan {
     }
 
     private void readLines(long scanEnd) throws IOException {
-        if (scanEnd == 0) {
+        long from = start.offset();
+        if (scanEnd <= from) {
             return;
         }
-        ChannelInputStream in = new ChannelInputStream(channel, 0, scanEnd);
-        EventLogReader reader = new EventLogReader(in);
-        long lineStart = 0;
+        ChannelInputStream in = new ChannelInputStream(channel, from, scanEnd);
+        EventLogReader reader = from == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq());
+        long lineStart = from;
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                accept(entry, lineStart, reader.bytesRead());
-                lineStart = reader.bytesRead();
+                accept(entry, lineStart, from + reader.bytesRead());
+                lineStart = from + reader.bytesRead();
             }
         } catch (MalformedLogException e) {
             if (e.line() > 0) {
@@ -105,41 +123,62 @@ final class StoreScan {
 
     private void accept(LogEntry entry, long lineStart, long lineEnd) {
         long line = entry.line();
-        if (entry.envelope() == null) {
-            throw new StoreCorruptedException(file, line, "no envelope: this is an event log, not a store file"
-                    + " (a store is written by kvledger run --store or JsonlEventStorageEngine)");
-        }
         if (entry.seq() != line) {
             throw new StoreCorruptedException(file, line, "seq " + entry.seq() + " is not the line's position");
+        }
+        boolean inAppend = expectedRemaining >= 0;
+        if (entry.envelope() == null) {
+            // Format 2: a line after an envelope line continues its message, within its append.
+            if (!inAppend) {
+                throw new StoreCorruptedException(file, line, line == 1
+                        ? "no envelope: this is an event log, not a store file"
+                                + " (a store is written by kvledger run --store or JsonlEventStorageEngine)"
+                        : "no envelope, and no append announced more lines (envelope.batchRemaining)");
+            }
+            pending.add(new Pending(lineStart, pendingAggregate, false));
+            countDown(line, lineEnd, expectedRemaining);
+            return;
         }
         String aggregateId = entry.envelope().aggregateId();
         if (aggregateId.isEmpty()) {
             throw new StoreCorruptedException(file, line, "envelope.aggregateId is missing");
         }
         long remaining = StoreLines.batchRemaining(entry);
-        if (expectedRemaining >= 0 && remaining != expectedRemaining) {
+        long part = StoreLines.part(entry);
+        if (inAppend && remaining != expectedRemaining) {
             throw new StoreCorruptedException(file, line, "the append that began at line " + batchStartLine
                     + " announced " + (expectedRemaining + 1) + " more line(s), but this line begins another");
         }
-        long part = StoreLines.part(entry);
+        if (!inAppend && part > 0) {
+            throw new StoreCorruptedException(file, line, "part " + part + " of a message begins an append");
+        }
         boolean startsMessage = part == 0;
         long next = pendingNext.getOrDefault(aggregateId, index.nextSequence(aggregateId));
-        // A line that continues a step's message repeats its sequence number, one part further.
+        // Format 1: a line that continues a step's message repeats its sequence number, one part further.
         long expected = startsMessage ? next : next - 1;
         if (entry.envelope().sequenceNumber() != expected) {
             throw new StoreCorruptedException(file, line, "aggregate " + aggregateId + " has sequence number "
                     + entry.envelope().sequenceNumber() + " here, expected " + expected);
         }
-        if (!startsMessage && (pending.isEmpty() || part != lastPart + 1)) {
+        if (!startsMessage && (!aggregateId.equals(pendingAggregate) || part != lastPart + 1)) {
             throw new StoreCorruptedException(file, line, "part " + part + " of a message does not follow part "
                     + lastPart + " of the same append");
         }
-        if (pending.isEmpty()) {
+        if (!inAppend) {
             batchStartLine = line;
         }
         pending.add(new Pending(lineStart, aggregateId, startsMessage));
         pendingNext.put(aggregateId, startsMessage ? next + 1 : next);
+        pendingAggregate = aggregateId;
         lastPart = part;
+        countDown(line, lineEnd, remaining);
+    }
+
+    /**
+     * One more line of the append read, with {@code remaining} lines of it still to come: when none,
+     * the append is whole and enters the index.
+     */
+    private void countDown(long line, long lineEnd, long remaining) {
         if (remaining > 0) {
             expectedRemaining = remaining - 1;
             return;

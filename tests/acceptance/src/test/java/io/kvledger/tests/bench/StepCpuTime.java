@@ -1,23 +1,26 @@
 package io.kvledger.tests.bench;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.application.LedgerStore;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.file.Path;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.application.LedgerStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import org.HdrHistogram.Histogram;
 
 /**
- * Thread CPU time per step of the decode workload, through the facade. A quick guide while the
- * machine is busy (CPU time is far less disturbed by other processes than wall time); the figures
- * of record come from {@link StepBenchmark} on an idle machine.
+ * The scheduler thread's CPU time per step of the decode workload through the facade, without a
+ * store and on the embedded file store, the two interleaved step by step in one process so that
+ * both see the same machine load; mean and p99 from HdrHistogram. Thread CPU time is far less
+ * disturbed by the other processes of a shared machine than wall time, which is printed too. The
+ * store's writer thread (encoding, writing, forcing) is reported separately.
  *
- * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepCpuTime [requests] [steps] [store-file]};
- * with a store file, the embedded JSONL store (fsync never) is measured too.
+ * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepCpuTime [requests] [steps] [store-file [fsync]]};
+ * without a store file only the unstored path is measured. The first third of the steps warms up.
  */
 public final class StepCpuTime {
 
@@ -27,26 +30,82 @@ public final class StepCpuTime {
     public static void main(String[] args) {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 256;
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
+        Path storeFile = args.length > 2 ? Path.of(args[2]) : null;
+        FsyncPolicy fsync = args.length > 3 ? FsyncPolicy.parse(args[3]) : FsyncPolicy.NEVER;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        KvLedger.Builder builder = args.length > 2
-                ? FileStores.builder(JsonlEventStorageEngine.open(Path.of(args[2]), FsyncPolicy.NEVER))
-                : KvLedger.builder().store(LedgerStore.discarding());
-        try (KvLedger ledger = builder.config(EngineConfig.DEFAULTS).build()) {
-            DecodeWorkload workload = new DecodeWorkload(requests);
-            workload.observe(ledger.step(workload.warmUp()).events());
-            long events = 0;
-            for (int round = 0; round < 3; round++) {
-                long start = threads.getCurrentThreadCpuTime();
-                events = 0;
-                for (int i = 0; i < steps; i++) {
-                    StepResult result = ledger.step(workload.nextStep());
-                    workload.observe(result.events());
-                    events += result.events().size();
+        JsonlEventStorageEngine store = storeFile == null ? null : JsonlEventStorageEngine.open(storeFile, fsync);
+        try (KvLedger unstored = KvLedger.builder().store(LedgerStore.discarding()).config(EngineConfig.DEFAULTS).build();
+                KvLedger stored = store == null ? null : FileStores.builder(store).config(EngineConfig.DEFAULTS).build()) {
+            Side bare = new Side("unstored", unstored, requests);
+            Side file = stored == null ? null : new Side("store " + fsync, stored, requests);
+            int warmUp = steps / 3;
+            long writerBefore = 0;
+            for (int i = 0; i < steps; i++) {
+                if (i == warmUp) {
+                    bare.reset();
+                    if (file != null) {
+                        file.reset();
+                        writerBefore = threads.getThreadCpuTime(store.writerThread().getId());
+                    }
                 }
-                double perStep = (threads.getCurrentThreadCpuTime() - start) / 1000.0 / steps;
-                System.out.printf("round %d: %.1f us CPU per step of %d requests (%.0f events per step)%n",
-                        round, perStep, requests, (double) events / steps);
+                bare.step(threads);
+                if (file != null) {
+                    file.step(threads);
+                }
             }
+            int counted = steps - warmUp;
+            System.out.printf("%d requests, %d steps measured after %d warm-up steps, %.0f events per step%n",
+                    requests, counted, warmUp, (double) bare.events / counted);
+            bare.print();
+            if (file != null) {
+                file.print();
+                double writer = (threads.getThreadCpuTime(store.writerThread().getId()) - writerBefore) / 1000.0 / counted;
+                System.out.printf("store writer thread: %.1f us CPU per step%n", writer);
+                System.out.printf("scheduler CPU ratio store/unstored: mean %.2f, p99 %.2f%n",
+                        file.cpu.getMean() / bare.cpu.getMean(),
+                        (double) file.cpu.getValueAtPercentile(99) / bare.cpu.getValueAtPercentile(99));
+            }
+        }
+    }
+
+    private static final class Side {
+        final String name;
+        final KvLedger ledger;
+        final DecodeWorkload workload;
+        final Histogram cpu = new Histogram(60_000_000L, 3);
+        final Histogram wall = new Histogram(60_000_000L, 3);
+        long events;
+
+        Side(String name, KvLedger ledger, int requests) {
+            this.name = name;
+            this.ledger = ledger;
+            this.workload = new DecodeWorkload(requests);
+            workload.observe(ledger.step(workload.warmUp()).events());
+        }
+
+        void step(ThreadMXBean threads) {
+            var commands = workload.nextStep();
+            long cpuStart = threads.getCurrentThreadCpuTime();
+            long wallStart = System.nanoTime();
+            StepResult result = ledger.step(commands);
+            long wallEnd = System.nanoTime();
+            long cpuEnd = threads.getCurrentThreadCpuTime();
+            workload.observe(result.events());
+            events += result.events().size();
+            cpu.recordValue(Math.max(1, (cpuEnd - cpuStart) / 1000));
+            wall.recordValue(Math.max(1, (wallEnd - wallStart) / 1000));
+        }
+
+        void reset() {
+            cpu.reset();
+            wall.reset();
+            events = 0;
+        }
+
+        void print() {
+            System.out.printf("%-16s scheduler CPU us: mean %.1f p50 %d p99 %d max %d | wall us: mean %.1f p99 %d%n",
+                    name, cpu.getMean(), cpu.getValueAtPercentile(50), cpu.getValueAtPercentile(99), cpu.getMaxValue(),
+                    wall.getMean(), wall.getValueAtPercentile(99));
         }
     }
 }

@@ -10,11 +10,12 @@ import java.nio.file.Path;
 
 /**
  * The process {@link KillDuringAppendTest} kills: it steps a ledger over a file store forever and,
- * after each step returns, prints {@code ack SEQ}, the seq of the last event stored, and flushes.
- * An acknowledged seq is a promise the store must keep across a SIGKILL.
+ * after each step returns, prints {@code ack SEQ FORCED}, the seq of the last event stored and the
+ * seq the store has forced to disk, and flushes. An acknowledged seq is a promise the store must keep
+ * across a SIGKILL, under every fsync policy.
  *
- * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS})
- * and the prompt length of {@link SteadyWorkload}.
+ * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS}),
+ * the prompt length of {@link SteadyWorkload} and, optionally, the events between snapshots.
  */
 public final class AppendingChild {
 
@@ -23,7 +24,8 @@ public final class AppendingChild {
 
     public static void main(String[] args) {
         Path file = Path.of(args[0]);
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]));
+        long snapshotEvery = args.length > 3 ? Long.parseLong(args[3]) : JsonlEventStorageEngine.DEFAULT_SNAPSHOT_EVERY;
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.parse(args[1]), snapshotEvery);
         int promptTokens = Integer.parseInt(args[2]);
         PrintStream out = System.out;
         try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {
@@ -33,7 +35,7 @@ public final class AppendingChild {
             out.flush();
             while (!Thread.currentThread().isInterrupted()) {
                 result = ledger.step(workload.next(result));
-                out.println("ack " + store.lastSeq());
+                out.println("ack " + store.lastSeq() + " " + store.forcedSeq());
                 out.flush();
             }
         }

@@ -1,0 +1,167 @@
+package io.kvledger.infrastructure.store;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleDeserializers;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.domain.state.EngineState;
+import io.vavr.Tuple;
+import io.vavr.Tuple2;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.Map;
+import io.vavr.collection.Queue;
+import io.vavr.collection.TreeMap;
+import io.vavr.collection.TreeSet;
+import io.vavr.collection.Traversable;
+import io.vavr.collection.Vector;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The engine's state as JSON, for snapshots: the domain's records field by field (their record
+ * components, nothing derived), Vavr's maps as arrays of {@code [key, value]} pairs and its sequences,
+ * queues and sets as arrays. Reading fails on anything unknown, so a snapshot of another shape is refused,
+ * not half read.
+ */
+final class StateCodec {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .addModule(vavr())
+            .build();
+
+    private StateCodec() {
+    }
+
+    static byte[] encode(EngineState state) throws IOException {
+        return MAPPER.writeValueAsBytes(state);
+    }
+
+    static EngineState decode(byte[] json) throws IOException {
+        return MAPPER.readValue(json, EngineState.class);
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static SimpleModule vavr() {
+        SimpleModule module = new SimpleModule("kvledger-vavr");
+        module.addSerializer((Class) Map.class, new JsonSerializer<Map<Object, Object>>() {
+            @Override
+            public void serialize(Map<Object, Object> map, JsonGenerator out, SerializerProvider provider) throws IOException {
+                out.writeStartArray();
+                for (Tuple2<Object, Object> entry : map) {
+                    out.writeStartArray();
+                    provider.defaultSerializeValue(entry._1, out);
+                    provider.defaultSerializeValue(entry._2, out);
+                    out.writeEndArray();
+                }
+                out.writeEndArray();
+            }
+        });
+        module.addSerializer((Class) Traversable.class, new JsonSerializer<Traversable<Object>>() {
+            @Override
+            public void serialize(Traversable<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
+                out.writeStartArray();
+                for (Object value : values) {
+                    provider.defaultSerializeValue(value, out);
+                }
+                out.writeEndArray();
+            }
+        });
+        module.setDeserializers(new SimpleDeserializers() {
+            @Override
+            public JsonDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config, BeanDescription bean)
+                    throws com.fasterxml.jackson.databind.JsonMappingException {
+                Class<?> raw = type.getRawClass();
+                if (raw == HashMap.class || raw == TreeMap.class) {
+                    return new MapReader(raw, type.containedType(0), type.containedType(1));
+                }
+                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class) {
+                    return new ElementsReader(raw, type.containedType(0));
+                }
+                return super.findBeanDeserializer(type, config, bean);
+            }
+        });
+        return module;
+    }
+
+    private static final class MapReader extends JsonDeserializer<Object> {
+        private final Class<?> kind;
+        private final JavaType keyType;
+        private final JavaType valueType;
+
+        MapReader(Class<?> kind, JavaType keyType, JavaType valueType) {
+            this.kind = kind;
+            this.keyType = keyType;
+            this.valueType = valueType;
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            expect(in, JsonToken.START_ARRAY, context);
+            List<Tuple2<Object, Object>> entries = new ArrayList<>();
+            while (in.nextToken() != JsonToken.END_ARRAY) {
+                expect(in, JsonToken.START_ARRAY, context);
+                in.nextToken();
+                Object key = context.readValue(in, keyType);
+                in.nextToken();
+                Object value = context.readValue(in, valueType);
+                if (in.nextToken() != JsonToken.END_ARRAY) {
+                    context.reportInputMismatch(this, "a map entry is a [key, value] pair");
+                }
+                entries.add(Tuple.of(key, value));
+            }
+            return kind == HashMap.class ? HashMap.ofEntries(entries)
+                    : TreeMap.ofEntries((Comparator) Comparator.naturalOrder(), (Iterable) entries);
+        }
+    }
+
+    private static final class ElementsReader extends JsonDeserializer<Object> {
+        private final Class<?> kind;
+        private final JavaType elementType;
+
+        ElementsReader(Class<?> kind, JavaType elementType) {
+            this.kind = kind;
+            this.elementType = elementType;
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            expect(in, JsonToken.START_ARRAY, context);
+            List<Object> elements = new ArrayList<>();
+            while (in.nextToken() != JsonToken.END_ARRAY) {
+                elements.add(context.readValue(in, elementType));
+            }
+            if (kind == Queue.class) {
+                return Queue.ofAll(elements);
+            }
+            return kind == Vector.class ? Vector.ofAll(elements)
+                    : TreeSet.ofAll((Comparator) Comparator.naturalOrder(), (Iterable) elements);
+        }
+    }
+
+    private static void expect(JsonParser in, JsonToken token, DeserializationContext context) throws IOException {
+        if (in.currentToken() != token) {
+            context.reportInputMismatch(EngineState.class, "expected " + token + ", was " + in.currentToken());
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.application.StepListener;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.state.EngineState;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshots of the engine's state, taken every {@code every} events: the facade tells the store the
+ * state after each step (a {@link StepListener}; the state is immutable, so handing it over costs
+ * nothing), and when enough events have been stored since the last snapshot, the writer thread
+ * writes it ({@link SnapshotFile}) after the step's append. Nothing is folded a second time and the
+ * scheduler thread does no encoding. A snapshot that cannot be written is logged and the next one
+ * is tried {@code every} events later: the events are the record, a snapshot only saves reading them.
+ */
+final class StoreSnapshots {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreSnapshots.class);
+
+    /** Where the state stands in the log: after line {@code seq}, ending at {@code offset}, message {@code sequenceNumber}. */
+    record Point(String engineId, long sequenceNumber, long seq, long offset) {
+    }
+
+    private final Path store;
+    private final long every;
+    private final boolean durable;
+    private volatile SnapshotFile.Snapshot latest;
+    private long lastSeq;
+
+    StoreSnapshots(Path store, long every, boolean durable, SnapshotFile.Snapshot opened) {
+        this.store = store;
+        this.every = every;
+        this.durable = durable;
+        this.latest = opened;
+        this.lastSeq = opened == null ? 0 : opened.seq();
+    }
+
+    /** The snapshot the store opened from or wrote last, if any. */
+    SnapshotFile.Snapshot latest() {
+        return latest;
+    }
+
+    /** Whether a snapshot is due at {@code seq} (on the scheduler thread). */
+    boolean due(long seq) {
+        return every > 0 && seq - lastSeq >= every;
+    }
+
+    /** Marks a snapshot at {@code point} as taken (on the scheduler thread) and returns the writer's task for it. */
+    Runnable take(StoreFile file, Point point, EngineState state) {
+        lastSeq = point.seq();
+        SnapshotFile.Snapshot snapshot = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
+                point.offset(), state);
+        return () -> {
+            try {
+                SnapshotFile.write(store, file.channel(), snapshot, durable);
+                latest = snapshot;
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("{}: cannot write a snapshot at seq {}: {}", store, point.seq(), e.toString());
+            }
+        };
+    }
+
+    /** A listener for the facade's builder that offers each step's state to {@code engine}. */
+    static StepListener listener(JsonlEventStorageEngine engine) {
+        return (int commands, StepResult result, long elapsedNanos) -> engine.offerState(result.state());
+    }
+}
