@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "kvledger", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
-                SimulateCommand.class, ShrinkCommand.class, BenchCommand.class,
+                SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 

@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import picocli.CommandLine.Command;
+import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -52,12 +54,30 @@ final class RunCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     FsyncPolicy fsync;
 
+    @Mixin
+    KvEventsOptions kvEvents;
+
+    private ZmqKvEventPublisher publisher;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         ScenarioRunner runner = new ScenarioRunner(this::ledger);
-        try (InputStream in = Files.newInputStream(scenario); Writer out = openOutput()) {
+        if (!Files.isRegularFile(scenario)) {
+            return Cli.fail("cannot read " + scenario + ": no such file");
+        }
+        try (ZmqKvEventPublisher kv = kvEvents.open(); InputStream in = Files.newInputStream(scenario);
+             Writer out = openOutput()) {
+            publisher = kv;
+            kvEvents.awaitSubscriber(kv);
             runner.run(in, new EventLogWriter(out));
+            out.flush();
+            kvEvents.linger(kv);
             return 0;
+        } catch (IllegalStateException e) {
+            if (publisher == null && kvEvents.endpoint != null) {
+                return Cli.fail("--kv-events: " + e.getMessage());
+            }
+            throw e;
         } catch (NoSuchFileException e) {
             return Cli.fail("cannot read " + e.getFile() + ": no such file");
         } catch (MalformedLineException e) {
@@ -78,15 +98,23 @@ final class RunCommand implements Callable<Integer> {
         if (store == null) {
             KvLedger.Builder builder = KvLedger.builder();
             config.ifPresent(builder::config);
+            withKvEvents(builder);
             return builder.build();
         }
         try {
             // A torn end the open cuts is reported by the store's own warning, on stderr.
             KvLedger.Builder builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
             config.ifPresent(builder::config);
+            withKvEvents(builder);
             return builder.build();
         } catch (EventStoreException | ConfigMismatchException e) {
             throw new UnusableStoreException(e);
+        }
+    }
+
+    private void withKvEvents(KvLedger.Builder builder) {
+        if (publisher != null) {
+            builder.listener(publisher);
         }
     }
 
