@@ -1,17 +1,19 @@
 package io.kvledger.application.audit;
 
+import io.kvledger.application.check.FindingCode;
+
 /**
- * The stable codes of {@code kvledger audit}: the first nine are contract section 5's; the rest name
- * further rules of section 4 whose breach would corrupt data or make the log unreadable.
+ * The stable codes of {@code kvledger audit}, with contract section 5's names: its nine required codes
+ * first, then the further ones of a complete audit. Each names one rule of section 4.
  */
-public enum AuditCode {
+public enum AuditCode implements FindingCode {
     /** A store whose keys, chunks and blocks disagree in number, or whose blocks are another chunk's. */
     STORE_SLICE_MISMATCH,
     /** A stored chunk past the token bound {@code O} (e.g. never-computed tokens of an aborted request). */
     STORE_BEYOND_BOUND,
     /** A store from blocks the request does not hold. */
     STORE_BEYOND_ALLOCATED,
-    /** A chunk stored twice by one request without a reset between. */
+    /** A chunk stored twice by one request without a reset between, or a store of a chunk the tier holds. */
     DUPLICATE_STORE,
     /** Blocks released while a transfer of the request still reads or writes them, with no flush or fence. */
     RELEASE_WHILE_IN_FLIGHT,
@@ -19,18 +21,59 @@ public enum AuditCode {
     REUSE_WITHOUT_FLUSH,
     /** The tier holding more chunks than its capacity. */
     TIER_OVER_CAPACITY,
-    /** A completion of a job never scheduled (or not of this kind, or not of this request). */
+    /** A completion of a job never scheduled. */
     UNKNOWN_JOB,
-    /** A job ending twice (a reset ends every job in flight). */
+    /** A job ending twice. */
     JOB_COMPLETED_TWICE,
-    /** A job ended before {@code workers} completions arrived: a worker may still be copying. */
-    JOB_ENDED_EARLY,
-    /** A job scheduled under the id of a job still in flight: their completions cannot be told apart. */
-    JOB_ID_REUSED,
-    /** A load whose chunks, keys or blocks disagree in number, or differ from its match and table. */
-    LOAD_SLICE_MISMATCH,
-    /** A load of a chunk the tier does not hold ready: absent, or its write still in flight. */
+
+    /** An offer that left out a chunk the tier lacked: neither a job with it nor a {@code StoreDeferred}. */
+    STORE_MISSING,
+    /** One offer made into more than one store job. */
+    STORE_SPLIT,
+    /** A store job or {@code StoreDeferred} that no trigger of its request made. */
+    STORE_WITHOUT_TRIGGER,
+    /** A {@code StoreDeferred} the tier did not need, none where it did, or other {@code chunkIndices}. */
+    STORE_DEFERRED_MISMATCH,
+    /** Evictions that are not the least recently used candidates, or not listed least recently used first. */
+    EVICTION_NOT_LRU,
+    /** An eviction of a pinned, written or offered chunk, of more than needed, or with no store needing room. */
+    EVICTION_INVALID,
+    /** A failed load whose unpinned chunks are not dropped in the same command. */
+    EVICTION_MISSING,
+    /** No {@code ChunksStored} after a successful store, or one naming other chunks. */
+    CHUNKS_STORED_MISMATCH,
+    /** A {@code PrefixMatched} or {@code PrefixMatchDeferred} other than the lookup rules give. */
+    MATCH_MISMATCH,
+    /** A load whose chunks, keys or destination blocks are not what its match and the table give. */
+    LOAD_MISMATCH,
+    /** A load of a chunk the tier does not hold ready. */
     LOAD_NOT_READY,
-    /** A key that does not follow its chunk's tokens: it names two token prefixes, or a prefix has two keys. */
-    KEY_MISMATCH
+    /** A job ended after other than {@code workers} completions, or reported successful after a failure. */
+    ACK_MISMATCH,
+    /** A completion naming another request than its job's, or of the other kind. */
+    JOB_MISMATCH,
+    /** A completion event of a job below {@code staleBelowJobId}. */
+    STALE_JOB_COMPLETED,
+    /** A job id scheduled twice. */
+    DUPLICATE_JOB_ID,
+    /** A preemption with stores in flight, or a reset with jobs in flight, without its {@code FlushRequired}. */
+    FLUSH_MISSING,
+    /** A {@code FlushRequired} naming other jobs or blocks than the rules give. */
+    FLUSH_MISMATCH,
+    /** A release the rules require that does not come. */
+    RELEASE_MISSING,
+    /** A release of other blocks than the rules give, or not in table order. */
+    RELEASE_MISMATCH,
+    /** A {@code staleBelowJobId} that does not cover the jobs before it, or a later job below it. */
+    RESET_MISMATCH,
+    /** One key naming two token prefixes, or one prefix under two keys. */
+    KEY_MISMATCH,
+    /** An event the request's state does not allow, or counts the tokens contradict. */
+    STATE_MISMATCH,
+    /** The events of one command out of the contract's order, or a second {@code EngineConfigured}. */
+    EVENT_ORDER,
+    /** An event of a request never registered. */
+    UNKNOWN_REQUEST,
+    /** A request registered twice. */
+    DUPLICATE_REQUEST
 }

@@ -1,89 +1,97 @@
 package io.kvledger.application.audit;
 
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
-import io.kvledger.application.replay.KeyConflict;
 import io.kvledger.application.replay.LogFold;
-import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.domain.state.EngineState;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Checks a log against the rules of contract section 4, one event at a time, as the domain fold
- * folds it. It judges each job, flush and release from the state before it rather than comparing with
- * a re-run, so a log written by another implementation (other keys, other job ids) is judged fairly.
- * Feed it every event in order, from {@code EngineConfigured}; plain Java, so a simulator or a test
- * can audit in-process.
+ * Checks a log against the rules of contract section 4. Two kinds of rule, one interface
+ * ({@link AuditRule}), kept in one list: rules judged event by event from the state before each event
+ * (store slices and bounds, loads, releases and fences, completions and job ids, keys, the tier's
+ * capacity), and {@link CommandDerivation}, which rebuilds each command from its own event, lets the
+ * domain's own {@code Decider} decide it on the state folded so far and compares what the rules derive
+ * with what the log shows, field by field. A log written by another implementation (other keys, other
+ * job ids, extra fields, unknown types) is judged by the rules, not by kvledger's spelling.
+ *
+ * <p>Feed it every event in order, from {@code EngineConfigured}, then call {@link #finish()}: a command
+ * is judged when the next one starts, so its findings may come one call late, each with its own seq.
  *
  * <pre>{@code
  * Auditor auditor = new Auditor();
- * for (each event of the log) violations.addAll(auditor.check(seq, event));
+ * for (each event of the log) findings.addAll(auditor.check(seq, event));
+ * findings.addAll(auditor.finish());
  * }</pre>
  */
 public final class Auditor {
 
     private final LogFold fold = new LogFold();
     private final CommandWindow window = new CommandWindow();
-    private final StoreRules stores = new StoreRules();
-    private final LoadRules loads = new LoadRules();
-    private final ReleaseRules releases = new ReleaseRules();
-    private final CompletionRules completions = new CompletionRules();
+    private final CommandDerivation derivation;
+    private final List<AuditRule> rules;
+
+    public Auditor() {
+        this(null);
+    }
+
+    /** An auditor that tells {@code listener} how each command was judged (for {@code audit --explain}). */
+    public Auditor(Consumer<CommandJudgement> listener) {
+        derivation = new CommandDerivation(listener);
+        rules = List.of(new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(), new CompletionRules(),
+                new TierRule(), derivation);
+    }
 
     /**
      * Checks one event and folds it.
      *
      * @param event the event, or {@code null} for a type this version does not know (skipped)
-     * @return the rules it breaks, in a stable order; empty when none
+     * @return what it, or the command before it, breaks, in a stable order; empty when nothing
      */
-    public List<Violation> check(long seq, EngineEvent event) {
-        FoldStep step = fold.apply(seq, event);
-        if (step.event() == null) {
-            return List.of();
-        }
-        if (step.event() instanceof EngineConfigured) {
-            stores.clear();
-            completions.clear();
-            window.observe(step);
+    public List<Finding> check(long seq, EngineEvent event) {
+        if (event == null) {
             return List.of();
         }
         Findings findings = new Findings(seq);
-        keys(step, findings);
-        stores.check(step, findings);
-        loads.check(step, window, findings);
-        releases.check(step, window, findings);
-        completions.check(step, findings);
-        tier(step, findings);
+        EngineState repaired = fold.state() == null ? null : derivation.beforeFold(event, findings);
+        if (repaired != null) {
+            fold.continueFrom(repaired);
+        }
+        FoldStep step = fold.apply(seq, event);
+        if (step.before() != null) {
+            for (AuditRule rule : rules) {
+                rule.check(step, window, findings);
+            }
+        } else {
+            derivation.check(step, window, findings);
+        }
         window.observe(step);
-        stores.observe(step);
-        completions.observe(step);
+        for (AuditRule rule : rules) {
+            rule.observe(step);
+        }
         return findings.list();
+    }
+
+    /**
+     * Judges the command whose events came last; call after the last event, or at any point where a
+     * command is known to be complete (the end of a scheduler step, as the simulator does).
+     */
+    public List<Finding> finish() {
+        Findings findings = new Findings(0);
+        derivation.finish(findings);
+        return findings.list();
+    }
+
+    /** The key the log used for a token-derived key (itself for kvledger's own logs). */
+    public String logKeyOf(String tokenKey) {
+        return fold.logKeyOf(tokenKey);
     }
 
     /** The state after the last event checked. */
     public EngineState state() {
         return fold.state();
-    }
-
-    private void keys(FoldStep step, Findings findings) {
-        String requestId = step.event() instanceof RequestEvent e ? e.requestId() : null;
-        for (KeyConflict conflict : step.conflicts()) {
-            String reason = conflict.logKeyReused()
-                    ? "key " + conflict.logKey() + " names a chunk whose tokens differ from those it named before"
-                    : "key " + conflict.logKey() + " names a chunk whose tokens the log keyed " + conflict.earlier() + " before";
-            findings.add(AuditCode.KEY_MISMATCH, requestId, reason);
-        }
-    }
-
-    /** The fold adds every chunk a store writes; the tier must have had room for them. */
-    private static void tier(FoldStep step, Findings findings) {
-        int held = step.after().tier().size();
-        int capacity = step.after().tier().capacity();
-        if (held > capacity && held > step.before().tier().size()) {
-            String requestId = step.event() instanceof RequestEvent e ? e.requestId() : null;
-            findings.add(AuditCode.TIER_OVER_CAPACITY, requestId, "the tier holds " + held + " chunks after this event, "
-                    + "over its capacity of " + capacity + ": it should have evicted ready chunks or deferred the store");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kvledger.application.audit;
 
+import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.EngineEvent;
@@ -14,13 +15,18 @@ import io.kvledger.domain.state.JobKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Job ids and completions: UNKNOWN_JOB, JOB_COMPLETED_TWICE, JOB_ENDED_EARLY, JOB_ID_REUSED. */
-final class CompletionRules {
+/**
+ * Job ids and completions (contract section 4, Completion, ResetCache): UNKNOWN_JOB, JOB_COMPLETED_TWICE,
+ * STALE_JOB_COMPLETED, JOB_MISMATCH, ACK_MISMATCH, DUPLICATE_JOB_ID, and RESET_MISMATCH for a job
+ * scheduled below the last reset's {@code staleBelowJobId}.
+ */
+final class CompletionRules implements AuditRule {
 
     /** How many recent job ends are remembered with their seq, to say when a job ended before. */
     private static final int REMEMBERED_ENDS = 4096;
 
-    private final JobIdSet ended = new JobIdSet();
+    /** Every job id ever scheduled, as ranges: ids mostly ascend, so this stays a few ranges. */
+    private final JobIdSet scheduled = new JobIdSet();
     private final Map<Long, String> howEnded = new LinkedHashMap<>(64, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
@@ -28,7 +34,8 @@ final class CompletionRules {
         }
     };
 
-    void check(FoldStep step, Findings findings) {
+    @Override
+    public void check(FoldStep step, CommandWindow window, Findings findings) {
         EngineEvent event = step.event();
         EngineState before = step.before();
         if (event instanceof StoreJobScheduled e) {
@@ -36,19 +43,24 @@ final class CompletionRules {
         } else if (event instanceof LoadJobScheduled e) {
             scheduled(before, e.jobId(), findings, e.requestId());
         } else if (event instanceof StoreJobCompleted e) {
-            completed(before, e.jobId(), e.requestId(), JobKind.STORE, true, findings);
+            completed(before, e.jobId(), e.requestId(), JobKind.STORE, e.success(), true, findings);
         } else if (event instanceof LoadJobCompleted e) {
-            completed(before, e.jobId(), e.requestId(), JobKind.LOAD, true, findings);
+            completed(before, e.jobId(), e.requestId(), JobKind.LOAD, e.success(), true, findings);
         } else if (event instanceof TransferAcknowledged e) {
-            completed(before, e.jobId(), e.requestId(), null, false, findings);
+            completed(before, e.jobId(), e.requestId(), null, e.success(), false, findings);
         }
     }
 
     /** Records the jobs this step ended, whatever ended them. */
-    void observe(FoldStep step) {
-        if (step.event() instanceof CacheReset) {
+    @Override
+    public void observe(FoldStep step) {
+        if (step.event() instanceof StoreJobScheduled e) {
+            scheduled.add(e.jobId());
+        } else if (step.event() instanceof LoadJobScheduled e) {
+            scheduled.add(e.jobId());
+        } else if (step.event() instanceof CacheReset) {
             for (Long jobId : step.before().jobs().keySet()) {
-                end(jobId, "at the cache reset of seq " + step.seq());
+                howEnded.put(jobId, "at the cache reset of seq " + step.seq());
             }
         } else if (step.event() instanceof StoreJobCompleted e) {
             endIfGone(step, e.jobId());
@@ -57,57 +69,62 @@ final class CompletionRules {
         }
     }
 
-    void clear() {
-        ended.clear();
-        howEnded.clear();
-    }
-
     private void scheduled(EngineState before, long jobId, Findings findings, String requestId) {
         Job running = before.job(jobId);
         if (running != null) {
-            findings.add(AuditCode.JOB_ID_REUSED, requestId, "job " + jobId + " is scheduled while the job of that id ("
+            findings.add(AuditCode.DUPLICATE_JOB_ID, requestId, "job " + jobId + " is scheduled while the job of that id ("
                     + describe(running) + ") is still in flight");
+        } else if (scheduled.contains(jobId)) {
+            findings.add(AuditCode.DUPLICATE_JOB_ID, requestId, "job " + jobId + " is scheduled again; a job of that id "
+                    + "already ran and ended " + howEnded.getOrDefault(jobId, "earlier"));
+        } else if (jobId < before.staleBelowJobId()) {
+            findings.add(AuditCode.RESET_MISMATCH, requestId, "job " + jobId + " is scheduled below staleBelowJobId "
+                    + before.staleBelowJobId() + " of the last reset, so its completions would be taken as stale");
         }
-        ended.remove(jobId);
-        howEnded.remove(jobId);
     }
 
-    private void completed(EngineState before, long jobId, String requestId, JobKind kind, boolean ends,
+    private void completed(EngineState before, long jobId, String requestId, JobKind kind, boolean success, boolean ends,
                            Findings findings) {
         Job job = before.job(jobId);
         String completion = ends ? "completion" : "acknowledgement";
         if (job == null) {
-            if (ended.contains(jobId)) {
-                String when = howEnded.getOrDefault(jobId, "earlier");
-                findings.add(AuditCode.JOB_COMPLETED_TWICE, requestId,
-                        "job " + jobId + " gets a " + completion + " but already ended " + when);
-            } else {
+            if (!scheduled.contains(jobId)) {
                 findings.add(AuditCode.UNKNOWN_JOB, requestId,
                         "job " + jobId + " gets a " + completion + " but was never scheduled");
+            } else if (jobId < before.staleBelowJobId()) {
+                findings.add(AuditCode.STALE_JOB_COMPLETED, requestId, "job " + jobId + " gets a " + completion
+                        + " but is below staleBelowJobId " + before.staleBelowJobId() + ": it ended "
+                        + howEnded.getOrDefault(jobId, "at a reset") + ", so the rules take the completion as stale");
+            } else {
+                findings.add(AuditCode.JOB_COMPLETED_TWICE, requestId,
+                        "job " + jobId + " gets a " + completion + " but already ended " + howEnded.getOrDefault(jobId, "earlier"));
             }
             return;
         }
         if ((kind != null && job.kind() != kind) || !job.requestId().equals(requestId)) {
             String claimed = (kind == null ? "job" : kind.name().toLowerCase() + " job") + " of request " + requestId;
-            findings.add(AuditCode.UNKNOWN_JOB, requestId, "the " + completion + " names a " + claimed + ", but job "
+            findings.add(AuditCode.JOB_MISMATCH, requestId, "the " + completion + " names a " + claimed + ", but job "
                     + jobId + " is " + describe(job));
+            return;
         }
         int workers = before.config().workers();
-        if (ends && job.completions() + 1 < workers) {
-            findings.add(AuditCode.JOB_ENDED_EARLY, requestId, "job " + jobId + " ends after " + (job.completions() + 1)
-                    + " of its " + workers + " completions, so a worker may still be copying");
+        int arrived = job.completions() + 1;
+        if (ends && arrived < workers) {
+            findings.add(AuditCode.ACK_MISMATCH, requestId, "job " + jobId + " ends after " + arrived
+                    + " of its " + workers + " completions, so a worker may still be copying (the rules give a TransferAcknowledged)");
+        } else if (!ends && arrived >= workers) {
+            findings.add(AuditCode.ACK_MISMATCH, requestId, "job " + jobId + " gets a TransferAcknowledged for completion "
+                    + arrived + " of " + workers + ", where the rules end the job");
+        } else if (ends && success && job.failed()) {
+            findings.add(AuditCode.ACK_MISMATCH, requestId, "job " + jobId + " is reported successful, but an earlier "
+                    + "completion of it said success: false, so the rules end it failed");
         }
     }
 
     private void endIfGone(FoldStep step, long jobId) {
         if (step.before().jobs().containsKey(jobId) && !step.after().jobs().containsKey(jobId)) {
-            end(jobId, "at seq " + step.seq());
+            howEnded.put(jobId, "at seq " + step.seq());
         }
-    }
-
-    private void end(long jobId, String when) {
-        ended.add(jobId);
-        howEnded.put(jobId, when);
     }
 
     private static String describe(Job job) {

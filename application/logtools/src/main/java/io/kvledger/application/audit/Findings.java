@@ -1,23 +1,38 @@
 package io.kvledger.application.audit;
 
+import io.kvledger.application.check.Finding;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The violations found at one event. */
-final class Findings {
+/** The findings at one event; a rule reads {@link #any()} to stay silent where another already spoke. */
+public final class Findings {
 
     private final long seq;
-    private final List<Violation> violations = new ArrayList<>(0);
+    private final List<Finding> found = new ArrayList<>(0);
 
     Findings(long seq) {
         this.seq = seq;
     }
 
-    void add(AuditCode code, String requestId, String reason) {
-        violations.add(new Violation(seq, code, requestId, reason));
+    public void add(AuditCode code, String requestId, String reason) {
+        add(seq, code, requestId, reason);
     }
 
-    List<Violation> list() {
-        return violations;
+    /** A finding at an earlier event of the same command (a command is judged when it ends). */
+    public void add(long atSeq, AuditCode code, String requestId, String reason) {
+        for (Finding finding : found) {
+            if (finding.seq() == atSeq && finding.code() == code) {
+                return; // one line per code per event
+            }
+        }
+        found.add(new Finding(atSeq, code, requestId, reason));
+    }
+
+    public boolean any() {
+        return !found.isEmpty();
+    }
+
+    List<Finding> list() {
+        return found;
     }
 }

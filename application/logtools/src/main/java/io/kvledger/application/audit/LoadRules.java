@@ -11,17 +11,18 @@ import io.kvledger.domain.state.TierChunk;
 import java.util.List;
 
 /**
- * Load jobs (contract section 4, Loads): LOAD_SLICE_MISMATCH and LOAD_NOT_READY. A load copies the hit
+ * Load jobs (contract section 4, Loads): LOAD_MISMATCH and LOAD_NOT_READY. A load copies the hit
  * chunks of the match its allocation used up into {@code blockTable[L/B .. (a+h)*F)}, and only from
  * chunks that are ready in the tier.
  */
-final class LoadRules {
+final class LoadRules implements AuditRule {
 
-    void check(FoldStep step, CommandWindow window, Findings findings) {
+    @Override
+    public void check(FoldStep step, CommandWindow window, Findings findings) {
         if (step.event() instanceof LoadJobScheduled e) {
             String slice = sliceProblem(step.before(), e, window.allocation());
             if (slice != null) {
-                findings.add(AuditCode.LOAD_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " " + slice);
+                findings.add(AuditCode.LOAD_MISMATCH, e.requestId(), "job " + e.jobId() + " " + slice);
             }
             ready(step.before(), e, findings);
         }

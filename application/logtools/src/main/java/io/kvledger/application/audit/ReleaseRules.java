@@ -21,9 +21,10 @@ import java.util.TreeSet;
  * Blocks going back to the host and coming out again (contract section 4, Preemption, Release,
  * ResetCache): RELEASE_WHILE_IN_FLIGHT and REUSE_WITHOUT_FLUSH.
  */
-final class ReleaseRules {
+final class ReleaseRules implements AuditRule {
 
-    void check(FoldStep step, CommandWindow window, Findings findings) {
+    @Override
+    public void check(FoldStep step, CommandWindow window, Findings findings) {
         if (step.event() instanceof BlocksReleased e) {
             release(step.before(), e, window, findings);
         } else if (step.event() instanceof BlocksAllocated e) {

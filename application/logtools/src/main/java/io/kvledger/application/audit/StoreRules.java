@@ -1,5 +1,6 @@
 package io.kvledger.application.audit;
 
+import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.CacheReset;
@@ -18,15 +19,17 @@ import java.util.Set;
 
 /**
  * Store jobs (contract section 4, Token bound, Storable chunks, Stores): STORE_SLICE_MISMATCH,
- * STORE_BEYOND_BOUND, STORE_BEYOND_ALLOCATED, DUPLICATE_STORE. Judged from the state before the store:
+ * STORE_BEYOND_BOUND, STORE_BEYOND_ALLOCATED, DUPLICATE_STORE (a chunk stored again by its request, or
+ * one the tier already holds from any request). Judged from the state before the store:
  * a request that is retired or unknown holds no blocks and has {@code c = 0}.
  */
-final class StoreRules {
+final class StoreRules implements AuditRule {
 
     /** Chunks each live request has stored since the last reset. */
     private final Map<String, BitSet> storedByRequest = new HashMap<>();
 
-    void check(FoldStep step, Findings findings) {
+    @Override
+    public void check(FoldStep step, CommandWindow window, Findings findings) {
         if (!(step.event() instanceof StoreJobScheduled e)) {
             return;
         }
@@ -38,19 +41,19 @@ final class StoreRules {
         if (request != null) {
             duplicates(request, e, findings);
         }
+        if (!findings.any()) {
+            alreadyHeld(before, e, findings);
+        }
     }
 
     /** Forgets requests that left the live map, and everything at a reset. */
-    void observe(FoldStep step) {
+    @Override
+    public void observe(FoldStep step) {
         if (step.event() instanceof CacheReset) {
             storedByRequest.clear();
         } else if (step.event() instanceof RequestEvent e && !step.after().requests().containsKey(e.requestId())) {
             storedByRequest.remove(e.requestId());
         }
-    }
-
-    void clear() {
-        storedByRequest.clear();
     }
 
     private static void sliceCounts(EngineConfig config, StoreJobScheduled e, Findings findings) {
@@ -134,6 +137,20 @@ final class StoreRules {
         if (!again.isEmpty()) {
             findings.add(AuditCode.DUPLICATE_STORE, e.requestId(), "job " + e.jobId() + " stores chunks " + again
                     + ", which request " + request.requestId() + " already stored since the last reset");
+        }
+    }
+
+    /** The tier keeps the offered chunks it does not hold: storing one it holds writes it twice. */
+    private static void alreadyHeld(EngineState before, StoreJobScheduled e, Findings findings) {
+        List<Integer> held = new ArrayList<>();
+        for (int i = 0; i < e.keys().size() && i < e.chunkIndices().size(); i++) {
+            if (before.tier().holds(e.keys().get(i))) {
+                held.add(e.chunkIndices().get(i));
+            }
+        }
+        if (!held.isEmpty()) {
+            findings.add(AuditCode.DUPLICATE_STORE, e.requestId(), "job " + e.jobId() + " stores chunks " + held
+                    + ", which the tier already holds (ready or being written), so the offer should have left them out");
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.kvledger.application.check;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.EngineConfigured;
@@ -26,15 +25,13 @@ public final class EventLogRules implements LogCheck {
     private long nextJobId;
 
     @Override
-    public List<LogFinding> check(long seq, EngineEvent event) {
+    public List<Finding> check(long seq, EngineEvent event) {
         EngineState state = auditor.state();
         if (state == null && !(event instanceof EngineConfigured)) {
-            return List.of(new LogFinding(seq, "NOT_CONFIGURED", null, "the first event is not EngineConfigured"));
+            return List.of(new Finding(seq, CheckCode.NOT_CONFIGURED, null, "the first event is not EngineConfigured"));
         }
-        List<LogFinding> findings = new ArrayList<>();
-        for (Violation violation : auditor.check(seq, event)) {
-            findings.add(new LogFinding(violation.seq(), violation.code().name(), violation.requestId(), violation.reason()));
-        }
+        List<Finding> findings = new ArrayList<>();
+        findings.addAll(auditor.check(seq, event));
         if (event instanceof EngineConfigured) {
             return findings;
         }
@@ -47,14 +44,19 @@ public final class EventLogRules implements LogCheck {
             for (String key : evicted.keys()) {
                 TierChunk chunk = state.tier().chunk(key);
                 if (chunk != null && chunk.pins() > 0) {
-                    findings.add(new LogFinding(seq, "PINNED_EVICTED", null,
+                    findings.add(new Finding(seq, CheckCode.PINNED_EVICTED, null,
                             "chunk " + key + " is evicted while " + chunk.pins() + " loads read it"));
                 }
             }
         } else if (event instanceof BlocksReleased released && released.blockIds().isEmpty()) {
-            findings.add(new LogFinding(seq, "EMPTY_RELEASE", requestId, "BlocksReleased names no block"));
+            findings.add(new Finding(seq, CheckCode.EMPTY_RELEASE, requestId, "BlocksReleased names no block"));
         }
         return findings;
+    }
+
+    @Override
+    public List<Finding> finish() {
+        return auditor.finish();
     }
 
     /** The state after the last event checked. */
@@ -62,9 +64,9 @@ public final class EventLogRules implements LogCheck {
         return auditor.state();
     }
 
-    private void jobId(long seq, String requestId, long jobId, List<LogFinding> findings) {
+    private void jobId(long seq, String requestId, long jobId, List<Finding> findings) {
         if (jobId != nextJobId) {
-            findings.add(new LogFinding(seq, "JOB_ID_OUT_OF_ORDER", requestId,
+            findings.add(new Finding(seq, CheckCode.JOB_ID_OUT_OF_ORDER, requestId,
                     "job " + jobId + " scheduled where job " + nextJobId + " was next"));
         }
         nextJobId = Math.max(nextJobId, jobId + 1);

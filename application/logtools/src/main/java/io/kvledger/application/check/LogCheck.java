@@ -9,33 +9,38 @@ import java.util.List;
  * as one:
  *
  * <pre>{@code
- * LogCheck audit = LogCheck.of(new Auditor()::check, v -> new LogFinding(v.seq(), v.code().name(), v.requestId(), v.reason()));
+ * LogCheck audit = new EventLogRules(); // the audit's rules and three of its own
  * }</pre>
  */
 @FunctionalInterface
 public interface LogCheck {
 
     /** Checks one event (its {@code seq} is its 1-based position in the log) and remembers it; empty when it breaks nothing. */
-    List<LogFinding> check(long seq, EngineEvent event);
+    List<Finding> check(long seq, EngineEvent event);
 
     /** Adapts a checker whose findings have another type. */
     static <V> LogCheck of(java.util.function.BiFunction<Long, EngineEvent, List<V>> checker,
-                           java.util.function.Function<V, LogFinding> finding) {
+                           java.util.function.Function<V, Finding> finding) {
         return (seq, event) -> checker.apply(seq, event).stream().map(finding).toList();
+    }
+
+    /** What the last events broke that only shows once the log ends (the audit judges a command when the next starts). */
+    default List<Finding> finish() {
+        return List.of();
     }
 
     /** Both checks, this one's findings first. */
     default LogCheck and(LogCheck other) {
         return (seq, event) -> {
-            List<LogFinding> mine = check(seq, event);
-            List<LogFinding> theirs = other.check(seq, event);
+            List<Finding> mine = check(seq, event);
+            List<Finding> theirs = other.check(seq, event);
             if (theirs.isEmpty()) {
                 return mine;
             }
             if (mine.isEmpty()) {
                 return theirs;
             }
-            List<LogFinding> both = new java.util.ArrayList<>(mine);
+            List<Finding> both = new java.util.ArrayList<>(mine);
             both.addAll(theirs);
             return both;
         };

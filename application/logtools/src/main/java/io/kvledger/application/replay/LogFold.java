@@ -33,11 +33,23 @@ public final class LogFold {
         if (logEvent == null) {
             return new FoldStep(seq, null, null, before, before, List.of());
         }
+        if (before != null && logEvent instanceof EngineConfigured) {
+            // The configuration is the first event only: a second one restarts nothing (audit reports it).
+            return new FoldStep(seq, logEvent, logEvent, before, before, List.of());
+        }
         List<KeyConflict> conflicts = new ArrayList<>();
         EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
         state = EngineFold.evolve(before, event);
         forgetKeysTheTierDropped(before, event);
         return new FoldStep(seq, logEvent, event, before, state, conflicts);
+    }
+
+    /**
+     * Goes on from another state than the log's: the audit's, where the log left out an event the rules
+     * require that changes no job, so the rest of the log is judged from what its producer had.
+     */
+    public void continueFrom(EngineState derived) {
+        state = derived;
     }
 
     /** The state after the last event folded; {@code null} before the first. */
@@ -96,7 +108,7 @@ public final class LogFold {
     }
 
     private void forgetKeysTheTierDropped(EngineState before, EngineEvent event) {
-        if (event instanceof EngineConfigured || event instanceof CacheReset) {
+        if (event instanceof CacheReset) {
             keys.clear();
         } else if (event instanceof ChunksEvicted e) {
             forgetUnheld(e.keys());

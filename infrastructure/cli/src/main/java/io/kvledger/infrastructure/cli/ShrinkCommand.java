@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
 import io.kvledger.application.check.EventLogRules;
+import io.kvledger.application.check.FindingCode;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.shrink.Scenario;
 import io.kvledger.infrastructure.shrink.ScenarioExecution;
@@ -28,11 +29,24 @@ final class ShrinkCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "The scenario to shrink.")
     Path scenario;
 
-    @Option(names = "--until", required = true, paramLabel = "CODE", description = "What the shrunk scenario must still show.")
-    String code;
+    @Option(names = "--until", required = true, paramLabel = "CODE", converter = CodeConverter.class,
+            description = "What the shrunk scenario must still show: an audit code, a check code or a rejection code.")
+    FindingCode code;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write the shrunk scenario here instead of stdout.")
     Path output;
+
+    /** An unknown code is a usage error (exit 2), naming the known ones. */
+    static final class CodeConverter implements picocli.CommandLine.ITypeConverter<FindingCode> {
+        @Override
+        public FindingCode convert(String value) {
+            try {
+                return FindingCode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -50,7 +64,7 @@ final class ShrinkCommand implements Callable<Integer> {
         try {
             result = new Shrinker(oracle).shrink(input);
         } catch (IllegalArgumentException e) {
-            Cli.stderr().println("kvledger: " + scenario + " does not show " + code);
+            Cli.stderr().println("kvledger: " + scenario + " does not show " + code.name());
             return Cli.EXIT_FAILURE;
         }
         String text = result.scenario().text();
@@ -61,7 +75,7 @@ final class ShrinkCommand implements Callable<Integer> {
             Files.writeString(output, text, StandardCharsets.UTF_8);
         }
         Cli.stderr().println("kvledger: shrunk " + result.originalLines() + " commands to " + result.scenario().size()
-                + " still showing " + code + " (" + result.oracleRuns() + " runs)");
+                + " still showing " + code.name() + " (" + result.oracleRuns() + " runs)");
         return 0;
     }
 }

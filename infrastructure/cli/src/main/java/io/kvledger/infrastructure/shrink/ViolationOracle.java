@@ -1,5 +1,7 @@
 package io.kvledger.infrastructure.shrink;
 
+import io.kvledger.application.check.CheckCode;
+import io.kvledger.application.check.FindingCode;
 import io.kvledger.application.check.LogCheck;
 import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
@@ -12,13 +14,13 @@ import java.util.function.Supplier;
  */
 public final class ViolationOracle implements ScenarioOracle {
 
-    public static final String EXCEPTION = "EXCEPTION";
+    public static final FindingCode EXCEPTION = CheckCode.EXCEPTION;
 
     private final ScenarioExecution execution;
     private final Supplier<LogCheck> checks;
-    private final String code;
+    private final FindingCode code;
 
-    public ViolationOracle(ScenarioExecution execution, Supplier<LogCheck> checks, String code) {
+    public ViolationOracle(ScenarioExecution execution, Supplier<LogCheck> checks, FindingCode code) {
         this.execution = execution;
         this.checks = checks;
         this.code = code;
@@ -30,18 +32,18 @@ public final class ViolationOracle implements ScenarioOracle {
         try {
             events = execution.run(scenario);
         } catch (RuntimeException | AssertionError e) {
-            return EXCEPTION.equals(code);
+            return code == CheckCode.EXCEPTION;
         }
         LogCheck check = checks.get();
         long seq = 0;
         for (EngineEvent event : events) {
-            if (event instanceof CommandRejected rejected && rejected.code().name().equals(code)) {
+            if (event instanceof CommandRejected rejected && code.name().equals(rejected.code().name())) {
                 return true;
             }
-            if (check.check(++seq, event).stream().anyMatch(finding -> finding.code().equals(code))) {
+            if (check.check(++seq, event).stream().anyMatch(finding -> code.matches(finding.code()))) {
                 return true;
             }
         }
-        return false;
+        return check.finish().stream().anyMatch(finding -> code.matches(finding.code()));
     }
 }

@@ -1,6 +1,9 @@
 package io.kvledger.infrastructure.simulation;
 
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.audit.AuditCode;
+import io.kvledger.application.check.CheckCode;
+import io.kvledger.application.check.Finding;
+import io.kvledger.application.check.FindingCode;
 import io.kvledger.domain.event.RejectionCode;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +17,15 @@ import java.util.List;
  */
 final class HostChecks {
 
-    private final List<LogFinding> findings = new ArrayList<>();
+    private final List<Finding> findings = new ArrayList<>();
     private long seq;
 
     void at(long lastSeq) {
         this.seq = lastSeq;
     }
 
-    List<LogFinding> drain() {
-        List<LogFinding> drained = List.copyOf(findings);
+    List<Finding> drain() {
+        List<Finding> drained = List.copyOf(findings);
         findings.clear();
         return drained;
     }
@@ -31,7 +34,7 @@ final class HostChecks {
     void allocated(String requestId, List<Integer> fresh, Workers workers) {
         for (Integer block : fresh) {
             for (Workers.Transfer transfer : workers.on(block)) {
-                fail("REUSE_WITHOUT_FLUSH", requestId, "block " + block + " is handed out while job " + transfer.jobId()
+                fail(AuditCode.REUSE_WITHOUT_FLUSH, requestId, "block " + block + " is handed out while job " + transfer.jobId()
                         + " (" + (transfer.store() ? "store" : "load") + " of " + transfer.requestId()
                         + ") still " + (transfer.store() ? "reads" : "writes") + " it, and no flush was asked for");
             }
@@ -47,60 +50,60 @@ final class HostChecks {
                 if (transfer.startsAfterPassOf(request.id, now)) {
                     continue;
                 }
-                fail("WRITE_DURING_TRANSFER", request.id, "the forward pass writes block " + block + " (slot " + slot
+                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "the forward pass writes block " + block + " (slot " + slot
                         + ") while job " + transfer.jobId() + " of " + transfer.requestId() + " still "
                         + (transfer.store() ? "reads" : "writes") + " it");
             }
         }
         if (to > request.table.size() * blockSize) {
-            fail("COMPUTE_BEYOND_TABLE", request.id, "tokens up to " + to + " computed with " + request.table.size() + " blocks");
+            fail(CheckCode.COMPUTE_BEYOND_TABLE, request.id, "tokens up to " + to + " computed with " + request.table.size() + " blocks");
         }
     }
 
     /** A transfer's blocks must be blocks the host gave the request (and a load's no other transfer touches). */
     void transferScheduled(long jobId, boolean store, SimRequest request, List<Integer> blocks, Workers workers) {
         if (request == null) {
-            fail("STORE_BEYOND_ALLOCATED", null, "job " + jobId + " is for a request the host does not know");
+            fail(AuditCode.STORE_BEYOND_ALLOCATED, null, "job " + jobId + " is for a request the host does not know");
             return;
         }
         List<Integer> held = new ArrayList<>(request.table);
         for (Integer block : blocks) {
             if (!held.remove(block)) {
-                fail("STORE_BEYOND_ALLOCATED", request.id, "job " + jobId + " names block " + block
+                fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
                         + ", which the host did not give the request (table " + request.table + ")");
             }
             if (!store && !workers.on(block).isEmpty()) {
-                fail("WRITE_DURING_TRANSFER", request.id, "load " + jobId + " writes block " + block
+                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "load " + jobId + " writes block " + block
                         + " while job " + workers.on(block).get(0).jobId() + " still touches it");
             }
         }
     }
 
     void flushOfUnknownJob(long jobId) {
-        fail("FLUSH_OF_UNKNOWN_JOB", null, "FlushRequired names job " + jobId + ", which was never scheduled");
+        fail(CheckCode.FLUSH_OF_UNKNOWN_JOB, null, "FlushRequired names job " + jobId + ", which was never scheduled");
     }
 
     void releasedUnheld(String requestId, int block) {
-        fail("RELEASE_OF_UNHELD_BLOCK", requestId, "block " + block + " is released but the request does not hold it");
+        fail(CheckCode.RELEASE_OF_UNHELD_BLOCK, requestId, "block " + block + " is released but the request does not hold it");
     }
 
     void evictedWhileLoading(String key) {
-        fail("PINNED_EVICTED", null, "chunk " + key + " is evicted while a load still reads it");
+        fail(CheckCode.PINNED_EVICTED, null, "chunk " + key + " is evicted while a load still reads it");
     }
 
     void tier(int size, int capacity) {
         if (size > capacity) {
-            fail("TIER_OVER_CAPACITY", null, "the tier holds " + size + " chunks, capacity " + capacity);
+            fail(AuditCode.TIER_OVER_CAPACITY, null, "the tier holds " + size + " chunks, capacity " + capacity);
         }
     }
 
     void rejected(RejectionCode code, String requestId, String message) {
         if (code != RejectionCode.JOB_ALREADY_COMPLETE && code != RejectionCode.STALE_JOB) {
-            fail("UNEXPECTED_REJECTION", requestId, code + ": " + message);
+            fail(CheckCode.UNEXPECTED_REJECTION, requestId, code + ": " + message);
         }
     }
 
-    void fail(String code, String requestId, String reason) {
-        findings.add(new LogFinding(seq, code, requestId, reason));
+    void fail(FindingCode code, String requestId, String reason) {
+        findings.add(new Finding(seq, code, requestId, reason));
     }
 }

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.simulation;
 
+import io.kvledger.application.check.CheckCode;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksEvicted;
@@ -105,7 +106,7 @@ final class SimulatedHost {
             RequestState engine = state.heldRequest(request.id);
             if (engine == null) {
                 if (!request.table.isEmpty()) {
-                    checks.fail("BLOCKS_NEVER_RELEASED", request.id, "the engine settled the request while the host "
+                    checks.fail(CheckCode.BLOCKS_NEVER_RELEASED, request.id, "the engine settled the request while the host "
                             + "still holds " + request.table + " for it");
                     request.table.forEach(pool::release);
                 }
@@ -115,7 +116,7 @@ final class SimulatedHost {
             request.status = engine.status();
             request.computed = engine.computed();
             if (engine.numTokens() != request.numTokens()) {
-                checks.fail("HOST_DESYNC", request.id, "the engine knows " + engine.numTokens() + " tokens, the host "
+                checks.fail(CheckCode.HOST_DESYNC, request.id, "the engine knows " + engine.numTokens() + " tokens, the host "
                         + request.numTokens());
             }
             indexComputedBlocks(request);

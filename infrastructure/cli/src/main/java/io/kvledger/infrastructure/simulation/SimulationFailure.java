@@ -1,6 +1,6 @@
 package io.kvledger.infrastructure.simulation;
 
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.check.Finding;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -9,10 +9,10 @@ public final class SimulationFailure extends RuntimeException {
 
     private final long seed;
     private final long step;
-    private final transient List<LogFinding> findings;
+    private final transient List<Finding> findings;
 
-    SimulationFailure(long seed, long step, List<LogFinding> findings) {
-        super("seed " + seed + " step " + step + ": " + findings.stream().map(LogFinding::line)
+    SimulationFailure(long seed, long step, List<Finding> findings) {
+        super("seed " + seed + " step " + step + ": " + findings.stream().map(Finding::line)
                 .collect(Collectors.joining("; ")));
         this.seed = seed;
         this.step = step;
@@ -35,7 +35,7 @@ public final class SimulationFailure extends RuntimeException {
     }
 
     /** The broken checks; empty when the engine threw. */
-    public List<LogFinding> findings() {
+    public List<Finding> findings() {
         return findings;
     }
 }

@@ -4,7 +4,8 @@ import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.LogCheck;
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.check.CheckCode;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.EngineCommand;
@@ -96,7 +97,7 @@ public final class Simulator {
                     entries.add(new StepEntry(++line, command));
                 }
                 StepResult result = step(ledger, entries, now);
-                List<LogFinding> findings = new ArrayList<>();
+                List<Finding> findings = new ArrayList<>();
                 for (EngineEvent event : result.events()) {
                     findings.addAll(checks.check(++seq, event));
                     host.observe(event, now);
@@ -105,6 +106,7 @@ public final class Simulator {
                         lastEnd = now;
                     }
                 }
+                findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
                 host.checks.at(seq);
                 host.endStep(result.state(), now);
                 findings.addAll(host.checks.drain());
@@ -115,7 +117,7 @@ public final class Simulator {
                 fail(now, findings);
                 quietSince = result.events().isEmpty() ? quietSince : now;
                 if (now - quietSince > STALL_STEPS) {
-                    fail(now, List.of(new LogFinding(seq, "STALLED", null, "no event for " + STALL_STEPS + " steps")));
+                    fail(now, List.of(new Finding(seq, CheckCode.STALLED, null, "no event for " + STALL_STEPS + " steps")));
                 }
                 if (host.requests.isEmpty()) {
                     lastEnd = now;
@@ -140,7 +142,7 @@ public final class Simulator {
     }
 
     /** The log folded so far equals the engine's state: cheaply every step, whole every few hundred and at the end. */
-    private void replayEqualsLive(EngineState replayed, EngineState live, long now, long seq, List<LogFinding> findings) {
+    private void replayEqualsLive(EngineState replayed, EngineState live, long now, long seq, List<Finding> findings) {
         boolean whole = now % FULL_REPLAY_EVERY == 0;
         boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tier().size()
                 && replayed.requests().size() == live.requests().size() && replayed.jobs().size() == live.jobs().size()
@@ -151,12 +153,12 @@ public final class Simulator {
             same = replayed.equals(live);
         }
         if (!same) {
-            findings.add(new LogFinding(seq, "REPLAY_MISMATCH", null, "the log folds to another state than the engine's"));
+            findings.add(new Finding(seq, CheckCode.REPLAY_MISMATCH, null, "the log folds to another state than the engine's"));
             fail(now, findings);
         }
     }
 
-    private void fail(long now, List<LogFinding> findings) {
+    private void fail(long now, List<Finding> findings) {
         if (!findings.isEmpty()) {
             throw new SimulationFailure(options.seed(), now, findings);
         }

@@ -130,7 +130,7 @@ final class Tracks {
     void jobScheduled(long jobId, String kind, String requestId, long ts, LogEntry entry) throws IOException {
         JobTrack replaced = jobs.remove(jobId);
         if (replaced != null) {
-            // Only a foreign log reuses the id of a job in flight (audit's JOB_ID_REUSED).
+            // Only a foreign log reuses the id of a job in flight (audit's DUPLICATE_JOB_ID).
             endJob(replaced, ts, g -> g.writeStringField("endedBy", "job id reused at seq " + entry.seq()));
         }
         RequestTrack owner = requests.get(requestId);

@@ -2,7 +2,7 @@ package io.kvledger.infrastructure.chain;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.EngineFold;
@@ -34,7 +34,7 @@ final class LedgerModel implements AutoCloseable {
     final List<String> requestIds = new ArrayList<>();
     final Map<String, PrefixMatched> lastMatch = new LinkedHashMap<>();
     private final EventLogRules rules = new EventLogRules();
-    private final List<LogFinding> findings = new ArrayList<>();
+    private final List<Finding> findings = new ArrayList<>();
     private boolean rejectionChangedState;
 
     private LedgerModel(EngineConfig config) {
@@ -71,6 +71,7 @@ final class LedgerModel implements AutoCloseable {
                 lastMatch.put(matched.requestId(), matched);
             }
         }
+        findings.addAll(rules.finish()); // a step ends its commands: judge the last one now
         if (!result.rejections().isEmpty() && !ledger.state().equals(before)) {
             rejectionChangedState = true;
         }

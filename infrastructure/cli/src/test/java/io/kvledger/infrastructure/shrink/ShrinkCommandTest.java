@@ -66,6 +66,16 @@ class ShrinkCommandTest {
         assertTrue(result.err.contains("line 1"), result.err);
     }
 
+    @Test
+    void anUnknownCodeIsAUsageErrorNamingTheKnownOnes() throws Exception {
+        Path scenario = dir.resolve("clean.jsonl");
+        Files.writeString(scenario, "{\"cmd\": \"RegisterRequest\", \"requestId\": \"a\", \"promptTokens\": [1]}\n");
+        Result result = shrink(scenario.toString(), "--until", "JOB_ENDED_EARLY");
+        assertEquals(2, result.exit, result.err);
+        assertTrue(result.err.contains("unknown code JOB_ENDED_EARLY") && result.err.contains("ACK_MISMATCH")
+                && result.err.contains("STALLED") && result.err.contains("INVALID_STATE"), result.err);
+    }
+
     record Result(int exit, String out, String err) {
     }
 

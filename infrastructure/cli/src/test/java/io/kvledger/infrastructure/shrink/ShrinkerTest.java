@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.application.check.EventLogRules;
+import io.kvledger.application.check.FindingCode;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
@@ -47,7 +48,7 @@ class ShrinkerTest {
     void withTheTableClampAloneAnAbortMidPrefillStoresNeverComputedTokensAndThatShrinksToo() throws Exception {
         Scenario simulated = simulatedScenario(120, 11);
         ViolationOracle broken = new ViolationOracle(DecisionExecution.of(PreFixAbortRule.withTableClamp()),
-                EventLogRules::new, "STORE_BEYOND_BOUND");
+                EventLogRules::new, FindingCode.parse("STORE_BEYOND_BOUND"));
         assertTrue(broken.shows(simulated));
 
         Shrinker.Result result = new Shrinker(broken).shrink(simulated);
@@ -56,7 +57,7 @@ class ShrinkerTest {
         assertEquals("RegisterRequest", commands.get(0), result.scenario().text());
         assertEquals("AbortRequest", commands.get(commands.size() - 1), result.scenario().text());
         assertTrue(commands.size() <= 4 && commands.contains("AllocateBlocks"), result.scenario().text());
-        assertFalse(realEngine("STORE_BEYOND_BOUND").shows(result.scenario()));
+        assertFalse(realEngine(FindingCode.parse("STORE_BEYOND_BOUND")).shows(result.scenario()));
         System.out.println("shrunk " + result.originalLines() + " lines in " + result.oracleRuns() + " runs to:\n"
                 + result.scenario().text());
     }
@@ -70,7 +71,7 @@ class ShrinkerTest {
                 {"cmd": "AbortRequest", "requestId": "a"}
                 {"cmd": "FinishRequest", "requestId": "b", "reason": "STOPPED"}
                 """);
-        ViolationOracle terminated = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, "REQUEST_TERMINATED");
+        ViolationOracle terminated = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCode.parse("REQUEST_TERMINATED"));
 
         Shrinker.Result result = new Shrinker(terminated).shrink(scenario);
 
@@ -97,7 +98,7 @@ class ShrinkerTest {
                 {"cmd": "CompleteTransfer", "jobId": 1}
                 {"cmd": "CompleteTransfer", "jobId": 1}
                 """);
-        ViolationOracle twice = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, "JOB_ALREADY_COMPLETE");
+        ViolationOracle twice = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCode.parse("JOB_ALREADY_COMPLETE"));
 
         Shrinker.Result result = new Shrinker(twice).shrink(scenario);
 
@@ -113,7 +114,7 @@ class ShrinkerTest {
         assertThrows(IllegalArgumentException.class, () -> new Shrinker(realEngine(ViolationOracle.EXCEPTION)).shrink(clean));
     }
 
-    static ViolationOracle realEngine(String code) {
+    static ViolationOracle realEngine(FindingCode code) {
         return new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, code);
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.application.check.LogFinding;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.ReleasePolicy;
@@ -38,7 +38,7 @@ class HostChecksBiteTest {
                 () -> simulateWith(OPTIONS, event -> event instanceof FlushRequired));
         assertTrue(failure.getMessage().startsWith("seed 5 step "), failure.getMessage());
         // the host's own check: a block handed out while a store it was never told to wait for still reads it
-        assertTrue(failure.findings().stream().anyMatch(f -> f.code().equals("REUSE_WITHOUT_FLUSH")
+        assertTrue(failure.findings().stream().anyMatch(f -> f.code().name().equals("REUSE_WITHOUT_FLUSH")
                 && f.reason().contains("still reads it")), failure.getMessage());
     }
 
@@ -49,7 +49,7 @@ class HostChecksBiteTest {
         SimulationOptions options = OPTIONS.withReleasePolicy(ReleasePolicy.DELAY_FREE);
         SimulationFailure failure = assertThrows(SimulationFailure.class,
                 () -> simulateWith(options, event -> event instanceof FlushRequired));
-        List<String> codes = failure.findings().stream().map(LogFinding::code).distinct().toList();
+        List<String> codes = failure.findings().stream().map(f -> f.code().name()).distinct().toList();
         assertTrue(codes.contains("RELEASE_WHILE_IN_FLIGHT") || codes.contains("REUSE_WITHOUT_FLUSH")
                 || codes.contains("WRITE_DURING_TRANSFER"), failure.getMessage());
     }

@@ -3,7 +3,7 @@ package io.kvledger.tests.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
+import io.kvledger.application.check.Finding;
 import io.kvledger.infrastructure.cli.KvLedgerCli;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.io.ByteArrayOutputStream;
@@ -43,10 +43,11 @@ class CleanLogAuditTest {
     @MethodSource("scenarios")
     void theAuditorInProcessAgrees(Path scenario) throws Exception {
         Auditor auditor = new Auditor();
-        List<Violation> violations = new ArrayList<>();
+        List<Finding> violations = new ArrayList<>();
         for (LogEntry entry : LogRun.read(LogRun.run(scenario, dir))) {
             violations.addAll(auditor.check(entry.seq(), entry.event()));
         }
+        violations.addAll(auditor.finish());
 
         assertEquals(List.of(), violations);
     }

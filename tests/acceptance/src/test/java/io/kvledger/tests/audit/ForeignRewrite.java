@@ -14,6 +14,8 @@ import java.util.List;
  */
 final class ForeignRewrite {
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
     private ForeignRewrite() {
     }
 
@@ -38,6 +40,26 @@ final class ForeignRewrite {
                 line.put("staleBelowJobId", foreignJob(line.get("staleBelowJobId").longValue()));
             }
             text.append(line).append('\n');
+        }
+        return text.toString();
+    }
+
+    /**
+     * As {@link #rewrite}, and the way another producer's capture adds to a log: fields of its own on every
+     * line and an event type kvledger does not know after seq {@code unknownAfter}, the seqs after it moved on by one.
+     */
+    static String rewriteAsProducer(List<LogEntry> entries, long unknownAfter) throws Exception {
+        StringBuilder text = new StringBuilder();
+        long seq = 0;
+        for (String line : rewrite(entries).split("\n")) {
+            ObjectNode node = (ObjectNode) MAPPER.readTree(line);
+            node.put("seq", ++seq);
+            node.put("producer", "capture-connector/0.3");
+            node.putObject("trace").put("step", seq * 3).put("rank", 0);
+            text.append(node).append('\n');
+            if (node.get("seq").longValue() == unknownAfter) {
+                text.append("{\"seq\": ").append(++seq).append(", \"type\": \"KvCacheUsage\", \"usedBlocks\": 17}\n");
+            }
         }
         return text.toString();
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
+import io.kvledger.application.check.Finding;
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
@@ -42,7 +42,7 @@ class ForeignRewriteTest {
         List<LogEntry> foreign = LogRun.read(foreignLog);
 
         Auditor auditor = new Auditor();
-        List<Violation> violations = new ArrayList<>();
+        List<Finding> violations = new ArrayList<>();
         LogFold ourFold = new LogFold();
         LogFold foreignFold = new LogFold();
         for (int i = 0; i < ours.size(); i++) {
@@ -52,6 +52,7 @@ class ForeignRewriteTest {
             assertEquals(figures(ourFold.state()), figures(foreignFold.state()), "after seq " + ours.get(i).seq());
         }
 
+        violations.addAll(auditor.finish());
         assertEquals(List.of(), violations);
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.audit.Violation;
+import io.kvledger.application.check.Finding;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.AppendTokens;
@@ -46,7 +46,7 @@ class RandomWorkloadAuditTest {
         for (long seed = 1; seed <= SEEDS; seed++) {
             Workload workload = new Workload(new Random(seed));
             Auditor auditor = new Auditor();
-            List<Violation> violations = new ArrayList<>();
+            List<Finding> violations = new ArrayList<>();
             try (KvLedger ledger = KvLedger.builder().config(workload.config()).build()) {
                 long seq = 1;
                 violations.addAll(auditor.check(seq, ledger.configured()));
@@ -56,6 +56,7 @@ class RandomWorkloadAuditTest {
                         kinds.add(event.getClass().getSimpleName());
                     }
                 }
+                violations.addAll(auditor.finish());
             }
             assertEquals(List.of(), violations, "seed " + seed + " with " + workload.config());
         }

@@ -85,10 +85,16 @@ class LogToolsBadInputTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("tools")
     void unknownTypesAndExtraFieldsAreAccepted(String tool) throws IOException {
-        Path file = write((CONFIGURED + REGISTERED.replace("}\n", ", \"arrivalTime\": 1.5}\n")
+        // A log that keeps the rules (a whole chunk computed and stored), with fields and a type of another producer's.
+        String tokens = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]";
+        Path file = write((CONFIGURED
+                + "{\"seq\": 2, \"type\": \"RequestRegistered\", \"requestId\": \"r\", \"promptLength\": 16, "
+                + "\"promptTokens\": " + tokens + ", \"arrivalTime\": 1.5}\n"
+                + "{\"seq\": 3, \"type\": \"BlocksAllocated\", \"requestId\": \"r\", \"blockIds\": [4], \"externalTokens\": 0}\n"
                 + "{\"seq\": 7, \"type\": \"SchedulerStepFinished\", \"step\": 3}\n"
-                + "{\"seq\": 9, \"type\": \"StoreJobScheduled\", \"jobId\": 0, \"requestId\": \"r\", \"chunkIndices\": [], "
-                + "\"keys\": [], \"blockIds\": [], \"note\": \"empty\"}\n").getBytes(StandardCharsets.UTF_8));
+                + "{\"seq\": 8, \"type\": \"TokensComputed\", \"requestId\": \"r\", \"numComputedTokens\": 16}\n"
+                + "{\"seq\": 9, \"type\": \"StoreJobScheduled\", \"jobId\": 0, \"requestId\": \"r\", \"chunkIndices\": [0], "
+                + "\"keys\": [\"k-0\"], \"blockIds\": [4], \"note\": \"first chunk\"}\n").getBytes(StandardCharsets.UTF_8));
 
         CliRun run = CliRun.of(args(tool, file));
 

@@ -1,0 +1,227 @@
+package io.kvledger.application.audit;
+
+import io.kvledger.application.check.Finding;
+import io.kvledger.application.replay.CommandWindow;
+import io.kvledger.application.replay.FoldStep;
+import io.kvledger.domain.command.EngineCommand;
+import io.kvledger.domain.decision.Decider;
+import io.kvledger.domain.decision.Decision;
+import io.kvledger.domain.event.BlocksAllocated;
+import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.CommandRejected;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.event.RequestEvent;
+import io.kvledger.domain.state.EngineState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The rule that makes the audit complete: each command is rebuilt from its own event, put to the domain's
+ * own {@link Decider#decide} on the state folded so far, and the events the rules derive are compared
+ * with the command's events in the log ({@link Differences} names the first difference). A command is
+ * judged when the next one starts, so its findings come one command late, each at its own seq.
+ *
+ * <p>The fold goes on from the log's state, so the next command is judged from what the log's producer
+ * had, and one wrong decision is reported once, not again at every command after it. Where the log
+ * merely leaves out an event the rules require that changes no job (a {@code ChunksStored}, a failed
+ * load's {@code ChunksEvicted}, a {@code BlocksReleased}), the fold goes on from the derived state
+ * instead, as the producer's own state would be: otherwise a later lookup or load would be judged
+ * against chunks the producer knew were ready.
+ */
+final class CommandDerivation implements AuditRule {
+
+    private final Consumer<CommandJudgement> listener;
+    private final List<LoggedEvent> logged = new ArrayList<>();
+    private LoggedEvent heldFlush;
+    private EngineState before;
+    private EngineCommand command;
+    private Decision decision;
+    private String tokenMismatch;
+    private boolean configured;
+
+    CommandDerivation(Consumer<CommandJudgement> listener) {
+        this.listener = listener;
+    }
+
+    /**
+     * Called before {@code logEvent} is folded: when it starts a command, the current one is judged.
+     *
+     * @return the state the fold goes on from, or {@code null} to keep the log's
+     */
+    EngineState beforeFold(EngineEvent logEvent, Findings findings) {
+        if (logEvent == null || logEvent instanceof FlushRequired) {
+            return null;
+        }
+        if (logEvent instanceof EngineConfigured && configured) {
+            return null;
+        }
+        boolean opens = CommandWindow.opensCommand(logEvent);
+        if (heldFlush != null && !(opens && logEvent instanceof BlocksAllocated && !currentWants(heldFlush))) {
+            logged.add(heldFlush); // an answer of the current command, not an allocation's flush
+            heldFlush = null;
+        }
+        return opens ? close(findings) : null;
+    }
+
+    /** Whether the current command's derived events have this very flush next (a reset's or a preemption's). */
+    private boolean currentWants(LoggedEvent flush) {
+        if (logged.isEmpty() || !(decision instanceof Decision.Accepted accepted) || logged.size() >= accepted.events().size()) {
+            return false;
+        }
+        return Differences.same(accepted.events().get(logged.size()), flush.event());
+    }
+
+    @Override
+    public void check(FoldStep step, CommandWindow window, Findings findings) {
+        EngineEvent event = step.event();
+        if (event == null) {
+            return;
+        }
+        if (event instanceof EngineConfigured) {
+            if (configured) {
+                findings.add(AuditCode.EVENT_ORDER, null, "a second EngineConfigured; the configuration is the first "
+                        + "event only, so the fold goes on with the first one");
+            }
+            configured = true;
+            return;
+        }
+        LoggedEvent line = new LoggedEvent(step.seq(), event, step.logEvent(), step.before(), findings.any());
+        if (event instanceof FlushRequired) {
+            if (heldFlush != null) {
+                logged.add(heldFlush);
+            }
+            heldFlush = line; // whose it is shows at the next event: a BlocksAllocated's, or the command's
+            return;
+        }
+        if (CommandWindow.opensCommand(event)) {
+            open(event, step.before());
+            if (heldFlush != null) {
+                logged.add(heldFlush);
+                heldFlush = null;
+            }
+        }
+        logged.add(line);
+    }
+
+    /** Judges the last command; call once after the last event. */
+    void finish(Findings findings) {
+        if (heldFlush != null) {
+            logged.add(heldFlush);
+            heldFlush = null;
+        }
+        close(findings);
+    }
+
+    /** Rebuilds the command of its own event and lets the domain decide it on the state before it. */
+    private void open(EngineEvent opener, EngineState stateBefore) {
+        before = stateBefore;
+        command = null;
+        decision = null;
+        tokenMismatch = null;
+        if (opener instanceof CommandRejected) {
+            return;
+        }
+        try {
+            command = CommandRebuild.of(opener, stateBefore);
+        } catch (CommandRebuild.TokenCountMismatch mismatch) {
+            tokenMismatch = mismatch.getMessage();
+            return;
+        }
+        if (command != null) {
+            decision = Decider.decide(stateBefore, command);
+        }
+    }
+
+    /** Judges the current command and forgets it (a command the next one starts is over). */
+    private EngineState close(Findings findings) {
+        EngineState goOnFrom = judge(findings);
+        command = null;
+        decision = null;
+        tokenMismatch = null;
+        return goOnFrom;
+    }
+
+    private EngineState judge(Findings findings) {
+        if (logged.isEmpty()) {
+            return null;
+        }
+        List<LoggedEvent> events = List.copyOf(logged);
+        logged.clear();
+        LoggedEvent openerLine = openerLine(events);
+        if (openerLine == null || before == null) {
+            report(new CommandJudgement(before, null, null, List.of(), events, -1, null));
+            return null;
+        }
+        if (tokenMismatch != null) {
+            Finding finding = add(findings, openerLine, AuditCode.STATE_MISMATCH, tokenMismatch);
+            report(new CommandJudgement(before, null, null, List.of(), events, events.indexOf(openerLine), finding));
+            return null;
+        }
+        if (decision == null) {
+            report(new CommandJudgement(before, command, null, List.of(), events, -1, null));
+            return null;
+        }
+        if (decision instanceof Decision.Rejected rejected) {
+            Differences.Found found = Refusals.classify(before, command, rejected, openerLine.event());
+            LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
+                    ? loadOf(events, openerLine) : openerLine;
+            Finding finding = add(findings, at, found.code(), found.reason());
+            report(new CommandJudgement(before, command, decision, List.of(), events, events.indexOf(at), finding));
+            return null;
+        }
+        Decision.Accepted accepted = (Decision.Accepted) decision;
+        Differences.Found found = Differences.first(accepted.events(), events, openerLine.event());
+        Finding finding = null;
+        if (found != null) {
+            LoggedEvent at = found.index() < events.size() ? events.get(found.index()) : events.get(events.size() - 1);
+            finding = add(findings, at, found.code(), found.reason());
+        }
+        report(new CommandJudgement(before, command, decision, accepted.events(), events,
+                found == null ? -1 : found.index(), finding));
+        return found != null && found.omissionOnly() ? accepted.state() : null;
+    }
+
+    /** Adds the finding unless a rule that reads events one by one already reported that event. */
+    private static Finding add(Findings findings, LoggedEvent at, AuditCode code, String reason) {
+        if (at.flagged() && !Differences.NEVER_SUPPRESSED.contains(code)) {
+            return null;
+        }
+        String requestId = at.event() instanceof RequestEvent e ? e.requestId() : null;
+        findings.add(at.seq(), code, requestId, reason);
+        return new Finding(at.seq(), code, requestId, reason);
+    }
+
+    private void report(CommandJudgement judgement) {
+        if (listener != null) {
+            listener.accept(judgement);
+        }
+    }
+
+    private static LoggedEvent openerLine(List<LoggedEvent> events) {
+        for (LoggedEvent line : events) {
+            if (CommandWindow.opensCommand(line.event())) {
+                return line;
+            }
+        }
+        return null;
+    }
+
+    /** A refused load is reported at its {@code LoadJobScheduled} (where the load rules look) when the log has one. */
+    private static LoggedEvent loadOf(List<LoggedEvent> events, LoggedEvent otherwise) {
+        for (LoggedEvent line : events) {
+            if (line.event() instanceof io.kvledger.domain.event.LoadJobScheduled) {
+                return line;
+            }
+        }
+        return otherwise;
+    }
+
+    static boolean isOmissible(EngineEvent event) {
+        return event instanceof ChunksStored || event instanceof ChunksEvicted || event instanceof BlocksReleased;
+    }
+}

@@ -1,0 +1,52 @@
+package io.kvledger.application.audit;
+
+import io.kvledger.domain.event.EngineEvent;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+
+/** An event in one line for a finding's reason: its type and fields, long keys shortened. */
+public final class EventText {
+
+    private static final int KEY_CHARS = 8;
+
+    private EventText() {
+    }
+
+    public static String of(EngineEvent event) {
+        return of(event, key -> key);
+    }
+
+    /** With each key put through {@code keyName} (to show a derived event in the log's own keys). */
+    public static String of(EngineEvent event, java.util.function.UnaryOperator<String> keyName) {
+        if (event == null) {
+            return "nothing";
+        }
+        StringBuilder text = new StringBuilder(event.getClass().getSimpleName());
+        RecordComponent[] components = event.getClass().getRecordComponents();
+        if (components == null) {
+            return text.toString();
+        }
+        text.append(" {");
+        for (int i = 0; i < components.length; i++) {
+            Object value;
+            try {
+                value = components[i].getAccessor().invoke(event);
+            } catch (ReflectiveOperationException e) {
+                value = "?";
+            }
+            String name = components[i].getName();
+            text.append(i == 0 ? "" : ", ").append(name).append('=')
+                    .append(name.equals("keys") && value instanceof List<?> keys ? shortKeys(keys, keyName) : value);
+        }
+        return text.append('}').toString();
+    }
+
+    private static String shortKeys(List<?> keys, java.util.function.UnaryOperator<String> keyName) {
+        StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keyName.apply(String.valueOf(keys.get(i)));
+            text.append(i == 0 ? "" : ", ").append(key.length() > KEY_CHARS + 3 ? key.substring(0, KEY_CHARS) + "..." : key);
+        }
+        return text.append(']').toString();
+    }
+}

@@ -1,0 +1,48 @@
+package io.kvledger.infrastructure.view;
+
+import io.kvledger.application.audit.JudgementView;
+import io.kvledger.application.check.Finding;
+import java.io.PrintWriter;
+
+/** {@code kvledger audit LOG --explain SEQ} as text: the findings, the state before, then rules and log side by side. */
+public final class AuditExplainText {
+
+    private static final int COLUMN = 72;
+
+    private AuditExplainText() {
+    }
+
+    public static void print(JudgementView view, PrintWriter out) {
+        out.println("seq " + view.seq() + " belongs to the command of seq " + view.commandSeq() + ": " + view.command());
+        if (view.findings().isEmpty()) {
+            out.println("findings     none");
+        } else {
+            out.println("findings");
+            for (Finding finding : view.findings()) {
+                out.println("  " + finding.line());
+            }
+        }
+        JudgementView.RequestBefore r = view.request();
+        if (r != null) {
+            out.println("before       request " + r.requestId() + " " + r.status() + ", c=" + r.computed() + ", n=" + r.numTokens()
+                    + ", s=" + r.cursor() + ", O=" + r.tokenBound() + ", S=" + r.storableChunks());
+            out.println("             table " + r.blockTable() + ", jobs " + r.jobIds() + ", match "
+                    + (r.pendingMatch() == null ? "none" : r.pendingMatch()));
+        }
+        JudgementView.TierBefore t = view.tier();
+        if (t != null) {
+            out.println((r == null ? "before       " : "             ") + "tier capacity " + t.capacity() + ", held " + t.held()
+                    + " (ready " + t.ready() + ", writing " + t.writing() + "), pinned " + t.pinned() + "; next job id "
+                    + t.nextJobId() + ", stale below " + t.staleBelowJobId());
+        }
+        out.println();
+        out.printf("%7s    %-" + COLUMN + "s  %s%n", "SEQ", "THE RULES DERIVE", "THE LOG SHOWS");
+        for (JudgementView.Row row : view.rows()) {
+            String mark = row.same() ? " " : ">";
+            out.printf("%s%6s %s  %-" + COLUMN + "s  %s%n", mark, row.seq() == null ? "-" : row.seq(), row.same() ? "=" : "x",
+                    row.derived() == null ? "(nothing)" : row.derived(), row.logged() == null ? "(nothing)" : row.logged());
+        }
+        out.println();
+        out.println("verdict      " + view.verdict());
+    }
+}
