@@ -122,7 +122,7 @@ public final class Simulator {
                 if (host.requests.isEmpty()) {
                     lastEnd = now;
                 } else if (now - lastEnd > PROGRESS_STEPS) {
-                    fail(now, List.of(new LogFinding(seq, "NO_PROGRESS", null, "no request finished or was aborted in "
+                    fail(now, List.of(new Finding(seq, CheckCode.NO_PROGRESS, null, "no request finished or was aborted in "
                             + PROGRESS_STEPS + " steps while " + host.requests.size() + " are live")));
                 }
             }
