@@ -6,12 +6,15 @@ import io.kvledger.application.engine.ExecuteStep;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.application.spi.OpenStore;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.Configuration;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
 
 /**
  * The real {@link KvLedger}: each step is one Axon command and one unit of work on the engine's one
@@ -22,7 +25,7 @@ final class AxonLedger implements KvLedger {
     private final Configuration axon;
     private final CommandGateway gateway;
     private final String engineId;
-    private final List<StepListener> listeners;
+    private final List<StepListener> listeners = new ArrayList<>();
     /** Closed last first: the store comes first, so it is closed after everything given to closeWith. */
     private final List<AutoCloseable> resources;
     private final boolean resumed;
@@ -40,11 +43,10 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
-        List<StepListener> all = new ArrayList<>(store.stepListeners());
-        all.addAll(builder.listenersValue());
-        this.listeners = List.copyOf(all);
+        listeners.addAll(store.stepListeners());
+        listeners.addAll(builder.listenersValue());
         try {
-            this.axon = AxonEngineConfiguration.start(store::storageEngine);
+            this.axon = AxonEngineConfiguration.start(store::storageEngine, store.serializer(), store.transactionManager());
         } catch (RuntimeException e) {
             closeResources(e);
             throw e;
@@ -52,10 +54,7 @@ final class AxonLedger implements KvLedger {
         this.gateway = axon.commandGateway();
         try {
             Optional<Long> stored = axon.eventStore().lastSequenceNumberFor(engineId);
-            this.resumed = stored.isPresent();
-            if (!resumed) {
-                gateway.sendAndWait(new ConfigureEngine(engineId, builder.effectiveConfig()));
-            }
+            this.resumed = stored.isPresent() || !configure(builder.effectiveConfig());
             // An empty step loads the aggregate: from the store when resuming, then kept in the cache.
             this.state = send(List.of()).state();
             if (resumed && builder.givenConfig() != null && !builder.givenConfig().equals(state.config())) {
@@ -78,8 +77,25 @@ final class AxonLedger implements KvLedger {
         return result;
     }
 
+    /** Configures a new engine; false when another process created it first (then it is resumed). */
+    private boolean configure(EngineConfig config) {
+        try {
+            gateway.sendAndWait(new ConfigureEngine(engineId, config));
+            return true;
+        } catch (AggregateStreamCreationException e) {
+            return false;
+        }
+    }
+
     private StepResult send(List<StepEntry> entries) {
-        StepResult result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
+        StepResult result;
+        try {
+            result = gateway.sendAndWait(new ExecuteStep(engineId, entries));
+        } catch (ConcurrencyException e) {
+            // The rollback evicted the stale aggregate: an empty step (no events, no append) reloads it.
+            state = gateway.<StepResult>sendAndWait(new ExecuteStep(engineId, List.of())).state();
+            throw new EngineConflictException(engineId, e);
+        }
         state = result.state();
         return result;
     }

@@ -26,7 +26,9 @@ import java.util.Objects;
  *
  * <p>On a store that already holds the engine's events, the ledger resumes: it folds them instead of
  * configuring the engine again. A config given to the builder must then equal the stored one
- * ({@link ConfigMismatchException}); with none given, the stored one is used.
+ * ({@link ConfigMismatchException}); with none given, the stored one is used. On a store several
+ * processes share (JDBC), a step decided on a state another writer has since appended to is not stored
+ * and fails with {@link EngineConflictException}; the ledger then holds the stored state.
  */
 public interface KvLedger extends AutoCloseable {
 

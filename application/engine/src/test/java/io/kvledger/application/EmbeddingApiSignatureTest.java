@@ -35,7 +35,7 @@ class EmbeddingApiSignatureTest {
 
     /** What a host touches: the facade, its builder, the store choice, the step's input and output. */
     static final List<Class<?>> EMBEDDING_API = List.of(KvLedger.class, KvLedger.Builder.class, LedgerStore.class,
-            StepListener.class, ConfigMismatchException.class, StepBatcher.class, StepResult.class, StepEntry.class,
+            StepListener.class, ConfigMismatchException.class, EngineConflictException.class, StepBatcher.class, StepResult.class, StepEntry.class,
             StepFailedException.class);
 
     @Test

@@ -28,11 +28,13 @@ class LedgerStoreTest {
         assertEquals(List.of(), order, "nothing is opened until a ledger is built");
 
         KvLedger ledger = KvLedger.builder().store(store).closeWith(() -> order.add("close first given"))
+                .listener((commands, result, nanos) -> order.add("host told of a step of " + commands))
                 .closeWith(() -> order.add("close second given")).build();
         assertTrue(ledger.step(List.of(new RegisterRequest("r", List.of(1, 2)))).events().get(0) instanceof RequestRegistered);
         ledger.close();
 
-        assertEquals(List.of("open recording:one", "close second given", "close first given", "close recording:one"), order);
+        assertEquals(List.of("open recording:one", "store told of a step of 1", "host told of a step of 1",
+                "close second given", "close first given", "close recording:one"), order);
     }
 
     @Test

@@ -33,6 +33,7 @@ public final class RecordingStoreProvider implements LedgerStoreProvider {
             throw new IllegalStateException("store " + location + " refuses to open");
         }
         EVENTS.add("open " + location);
-        return OpenStore.of(new InMemoryEventStorageEngine(), () -> EVENTS.add("close " + location));
+        return OpenStore.of(new InMemoryEventStorageEngine(), () -> EVENTS.add("close " + location),
+                List.of((commands, result, nanos) -> EVENTS.add("store told of a step of " + commands)));
     }
 }

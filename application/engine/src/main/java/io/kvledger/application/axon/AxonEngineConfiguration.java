@@ -2,11 +2,14 @@ package io.kvledger.application.axon;
 
 import io.kvledger.application.engine.EngineAggregate;
 import java.util.function.Supplier;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.Configuration;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.DefaultConfigurer;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 
 /**
@@ -20,10 +23,21 @@ public final class AxonEngineConfiguration {
     }
 
     public static Configuration start(Supplier<EventStorageEngine> storageEngine) {
+        return start(storageEngine, serializer(), NoTransactionManager.INSTANCE);
+    }
+
+    /**
+     * With {@code serializer} in every slot: a store that serializes events (JDBC) needs one that reads
+     * back what it writes, which Jackson's default (no type names inside a step's list) does not. Each
+     * command (one step) runs in one transaction of {@code transactions}: its load and its append.
+     */
+    public static Configuration start(Supplier<EventStorageEngine> storageEngine, Serializer serializer,
+                                      TransactionManager transactions) {
         Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
-                .configureSerializer(c -> serializer())
-                .configureMessageSerializer(c -> serializer())
-                .configureEventSerializer(c -> serializer())
+                .configureTransactionManager(c -> transactions)
+                .configureSerializer(c -> serializer)
+                .configureMessageSerializer(c -> serializer)
+                .configureEventSerializer(c -> serializer)
                 .configureEmbeddedEventStore(c -> storageEngine.get())
                 .configureAggregate(AggregateConfigurer.defaultConfiguration(EngineAggregate.class)
                         .configureCache(c -> new StrongReferenceCache()));
@@ -32,7 +46,7 @@ public final class AxonEngineConfiguration {
         return configuration;
     }
 
-    static JacksonSerializer serializer() {
+    public static JacksonSerializer serializer() {
         return JacksonSerializer.defaultSerializer();
     }
 }

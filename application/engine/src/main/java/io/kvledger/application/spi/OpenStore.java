@@ -1,9 +1,13 @@
 package io.kvledger.application.spi;
 
 import io.kvledger.application.StepListener;
+import io.kvledger.application.axon.AxonEngineConfiguration;
 import java.util.List;
 import java.util.Objects;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.serialization.Serializer;
 
 /**
  * A store a {@link LedgerStoreProvider} opened for one ledger: the Axon storage engine the ledger runs
@@ -13,6 +17,19 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 public interface OpenStore extends AutoCloseable {
 
     EventStorageEngine storageEngine();
+
+    /**
+     * The serializer of every Axon slot. A store that serializes events (JDBC) needs one that reads back
+     * what it writes; the in-memory and file stores keep messages as they are, so the default serves.
+     */
+    default Serializer serializer() {
+        return AxonEngineConfiguration.serializer();
+    }
+
+    /** The transaction each step (its load and its append) runs in; none by default. */
+    default TransactionManager transactionManager() {
+        return NoTransactionManager.INSTANCE;
+    }
 
     /**
      * Listeners the store itself wants told about every step, before the builder's: a durable store
@@ -28,12 +45,23 @@ public interface OpenStore extends AutoCloseable {
 
     /** A store whose engine the ledger owns: closing the store closes {@code closer}. */
     static OpenStore of(EventStorageEngine engine, AutoCloseable closer) {
+        return of(engine, closer, List.of());
+    }
+
+    /** As {@link #of(EventStorageEngine, AutoCloseable)}, with listeners the store needs told of every step. */
+    static OpenStore of(EventStorageEngine engine, AutoCloseable closer, List<StepListener> listeners) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(closer, "closer");
+        List<StepListener> stepListeners = List.copyOf(listeners);
         return new OpenStore() {
             @Override
             public EventStorageEngine storageEngine() {
                 return engine;
+            }
+
+            @Override
+            public List<StepListener> stepListeners() {
+                return stepListeners;
             }
 
             @Override
@@ -56,29 +84,7 @@ public interface OpenStore extends AutoCloseable {
 
     /** A store whose engine the ledger owns, which wants {@code listener} told about every step. */
     static OpenStore of(EventStorageEngine engine, AutoCloseable closer, StepListener listener) {
-        OpenStore store = of(engine, closer);
-        Objects.requireNonNull(listener, "listener");
-        return new OpenStore() {
-            @Override
-            public EventStorageEngine storageEngine() {
-                return store.storageEngine();
-            }
-
-            @Override
-            public List<StepListener> stepListeners() {
-                return List.of(listener);
-            }
-
-            @Override
-            public void close() {
-                store.close();
-            }
-
-            @Override
-            public String toString() {
-                return store.toString();
-            }
-        };
+        return of(engine, closer, List.of(Objects.requireNonNull(listener, "listener")));
     }
 
     /** A store with nothing to release (in memory, or nothing kept at all). */

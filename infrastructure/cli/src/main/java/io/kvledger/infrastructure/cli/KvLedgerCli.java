@@ -11,8 +11,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "kvledger", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
-        subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
-                SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, BenchCommand.class,
+        subcommands = {RunCommand.class, ExportCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
+                SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, FleetCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 
@@ -27,8 +27,8 @@ public final class KvLedgerCli implements Runnable {
     /** Runs the command line in this process, writing to the given streams; returns the exit code. */
     public static int execute(OutputStream out, PrintStream err, String... args) {
         Cli.redirect(out, err);
-        CommandLine commandLine = new CommandLine(new KvLedgerCli())
-                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+        CommandLine commandLine = new CommandLine(new KvLedgerCli());
+        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true))
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     Cli.internalError(e);

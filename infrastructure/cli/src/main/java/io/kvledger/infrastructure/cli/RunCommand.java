@@ -1,7 +1,9 @@
 package io.kvledger.infrastructure.cli;
 
 import io.kvledger.application.ConfigMismatchException;
+import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
@@ -41,13 +43,19 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
     Path output;
 
-    @Option(names = "--store", paramLabel = "FILE", description = {
+    @Option(names = "--store", paramLabel = "FILE|URL", description = {
             "Also keep the events in this store file (created when missing): a JSON Lines event log whose lines carry"
                     + " an envelope, readable by every tool. On a store that already holds events the run continues"
                     + " them: seq goes on and earlier requests are known; a config line must equal the stored config"
                     + " (without one the stored config is used). The output still holds this run's events, from seq 1.",
-            "A torn end left by a killed run is cut and reported on stderr."})
-    Path store;
+            "A torn end left by a killed run is cut and reported on stderr.",
+            "Or a database URL, jdbc:postgresql://HOST:PORT/DB?user=U (the JDBC store on the class path): many"
+                    + " engines share it, each under its --engine id."})
+    String store;
+
+    @Option(names = "--engine", paramLabel = "ID", defaultValue = "engine",
+            description = "The engine's id in the store (several engines may share a database). Default: ${DEFAULT-VALUE}.")
+    String engineId;
 
     @Option(names = "--fsync", paramLabel = "POLICY", converter = FsyncConverter.class, defaultValue = "always",
             description = "With --store, when appends are forced to disk: always (every step), never, or interval:MS."
@@ -84,6 +92,8 @@ final class RunCommand implements Callable<Integer> {
             return Cli.fail(scenario + ": " + e.getMessage());
         } catch (UnusableStoreException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
+        } catch (EngineConflictException e) {
+            return Cli.fail("store " + store + ": " + e.getMessage());
         }
     }
 
@@ -103,11 +113,13 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             // A torn end the open cuts is reported by the store's own warning, on stderr.
-            KvLedger.Builder builder = FileStores.builder(JsonlEventStorageEngine.open(store, fsync));
+            KvLedger.Builder builder = StoreLocations.isLocation(store)
+                    ? KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId)
+                    : FileStores.builder(JsonlEventStorageEngine.open(Path.of(store), fsync)).engineId(engineId);
             config.ifPresent(builder::config);
             withKvEvents(builder);
             return builder.build();
-        } catch (EventStoreException | ConfigMismatchException e) {
+        } catch (EventStoreException | ConfigMismatchException | IllegalArgumentException e) {
             throw new UnusableStoreException(e);
         }
     }

@@ -72,14 +72,19 @@ public final class EventTypes {
     }
 
     public static String nameOf(EngineEvent event) {
-        String name = BY_CLASS.get(event.getClass());
+        return nameOf(event.getClass());
+    }
+
+    /** The type name of an event class. */
+    public static String nameOf(Class<?> type) {
+        String name = BY_CLASS.get(type);
         if (name == null) {
-            throw new IllegalArgumentException("no type name for " + event.getClass().getName());
+            throw new IllegalArgumentException("no type name for " + type.getName());
         }
         return name;
     }
 
-    /** Every known type name, in the contract's order. */
+    /** Every type name, in the contract's order. */
     public static java.util.Set<String> names() {
         return java.util.Collections.unmodifiableSet(BY_NAME.keySet());
     }

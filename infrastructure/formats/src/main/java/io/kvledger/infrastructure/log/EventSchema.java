@@ -27,7 +27,7 @@ import java.util.Optional;
  * The required fields of each known event type and their shapes (contract section 3). A log written
  * by another implementation is held to exactly these; extra fields and unknown types are allowed.
  */
-final class EventSchema {
+public final class EventSchema {
 
     private record Field(String name, FieldKind kind, List<String> allowed) {
     }
@@ -74,7 +74,7 @@ final class EventSchema {
     }
 
     /** What is wrong with a line of a known type, naming the field; empty when it has every required field. */
-    static Optional<String> problem(String type, JsonNode line) {
+    public static Optional<String> problem(String type, JsonNode line) {
         List<Field> fields = REQUIRED.getOrDefault(type, List.of());
         for (Field field : fields) {
             JsonNode value = line.get(field.name());

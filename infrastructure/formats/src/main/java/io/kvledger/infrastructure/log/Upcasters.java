@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /** The chain of every upcaster of the log format, oldest revision first. */
-final class Upcasters {
+public final class Upcasters {
 
     private static final List<EventUpcaster> CHAIN = List.of(new PrefixMatchedHitsUpcaster());
 
@@ -12,7 +12,7 @@ final class Upcasters {
     }
 
     /** The line raised to the current revision of its type. */
-    static ObjectNode toCurrent(String type, String revision, ObjectNode line) {
+    public static ObjectNode toCurrent(String type, String revision, ObjectNode line) {
         String current = revision;
         boolean changed = true;
         while (changed) {

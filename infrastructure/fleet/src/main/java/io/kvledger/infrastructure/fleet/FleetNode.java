@@ -1,0 +1,149 @@
+package io.kvledger.infrastructure.fleet;
+
+import io.kvledger.infrastructure.store.jdbc.PostgresStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.config.Configuration;
+import org.axonframework.config.Configurer;
+import org.axonframework.config.DefaultConfigurer;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.PostgresTokenTableFactory;
+
+/**
+ * One processing node of the fleet: Axon's {@link PooledStreamingEventProcessor} over the shared event
+ * store, its segments claimed through a {@link JdbcTokenStore} in the same database, so any number of
+ * nodes (JVMs, machines) share the work. Events are split into segments by engine id, so an engine's
+ * events stay in order on one segment. A node that stops releases its claims; one that dies loses them
+ * when they time out ({@link #CLAIM_TIMEOUT}) and a live node takes them.
+ *
+ * <p>Axon 4 does not balance segments between nodes: the first node would keep all of them. Each node
+ * heartbeats in {@code <view>_node}; one holding more than its fair share (segments over live nodes,
+ * rounded up) releases one for a while, and a node short of its share claims what is free.
+ */
+public final class FleetNode implements AutoCloseable {
+
+    /** How long a claim of a node that stopped heartbeating stands before another node may take it. */
+    public static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(4);
+    private static final Duration HEARTBEAT = Duration.ofMillis(500);
+
+    private final PostgresStore store;
+    private final FleetSchema schema;
+    private final String nodeId;
+    private final int segments;
+    private final Configuration axon;
+    private final ScheduledExecutorService balancer;
+
+    private FleetNode(PostgresStore store, String view, String nodeId, int segments) {
+        this.store = store;
+        this.schema = new FleetSchema(view);
+        this.nodeId = nodeId;
+        this.segments = segments;
+        schema.create(store);
+        createNodeTable();
+        JdbcTokenStore tokens = JdbcTokenStore.builder().connectionProvider(store.transactions())
+                .serializer(store.serializer()).nodeId(nodeId).claimTimeout(CLAIM_TIMEOUT).contentType(byte[].class).build();
+        store.transactions().executeInTransaction(() -> tokens.createSchema(PostgresTokenTableFactory.INSTANCE));
+        FleetProjections projections = new FleetProjections(store, schema);
+        Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
+                .configureSerializer(c -> store.serializer())
+                .configureMessageSerializer(c -> store.serializer())
+                .configureEventSerializer(c -> store.serializer())
+                .configureTransactionManager(c -> store.transactions())
+                .configureEmbeddedEventStore(c -> store.engine());
+        configurer.eventProcessing(processing -> processing
+                .registerTokenStore(view, c -> tokens)
+                .registerPooledStreamingEventProcessor(view, Configuration::eventStore, (c, builder) -> builder
+                        .initialSegmentCount(segments)
+                        .batchSize(100)
+                        .tokenClaimInterval(250)
+                        .claimExtensionThreshold(1000)
+                        .enableCoordinatorClaimExtension())
+                .registerEventHandler(c -> projections)
+                .assignHandlerInstancesMatching(view, handler -> handler == projections));
+        this.axon = configurer.buildConfiguration();
+        axon.start();
+        this.balancer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "fleet-balancer-" + nodeId);
+            thread.setDaemon(true);
+            return thread;
+        });
+        balancer.scheduleWithFixedDelay(this::heartbeatAndBalance, 0, HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts a node of view {@code view} (its processor's and tables' name) with {@code segments} segments. */
+    public static FleetNode start(PostgresStore store, String view, String nodeId, int segments) {
+        return new FleetNode(store, view, nodeId, segments);
+    }
+
+    /** The segments this node processes now. */
+    public Set<Integer> claimedSegments() {
+        return new TreeSet<>(processor().processingStatus().keySet());
+    }
+
+    private PooledStreamingEventProcessor processor() {
+        return axon.eventProcessingConfiguration()
+                .eventProcessor(schema.view(), PooledStreamingEventProcessor.class).orElseThrow();
+    }
+
+    private void createNodeTable() {
+        store.transactions().executeInTransaction(() -> {
+            try (Connection c = store.transactions().getConnection(); Statement s = c.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + 0x6e6f6465L + ")");
+                s.execute("CREATE TABLE IF NOT EXISTS " + schema.view()
+                        + "_node (node_id varchar(255) PRIMARY KEY, heartbeat timestamptz NOT NULL)");
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot create the node table: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    private void heartbeatAndBalance() {
+        try (Connection c = store.dataSource().getConnection()) {
+            try (PreparedStatement beat = c.prepareStatement("INSERT INTO " + schema.view() + "_node (node_id, heartbeat)"
+                    + " VALUES (?, now()) ON CONFLICT (node_id) DO UPDATE SET heartbeat = now()")) {
+                beat.setString(1, nodeId);
+                beat.executeUpdate();
+            }
+            int live;
+            try (PreparedStatement count = c.prepareStatement("SELECT count(*) FROM " + schema.view()
+                    + "_node WHERE heartbeat > now() - make_interval(secs => ?)")) {
+                count.setDouble(1, CLAIM_TIMEOUT.toMillis() / 1000.0);
+                try (ResultSet r = count.executeQuery()) {
+                    r.next();
+                    live = Math.max(1, r.getInt(1));
+                }
+            }
+            int share = (segments + live - 1) / live;
+            Set<Integer> claimed = claimedSegments();
+            if (claimed.size() > share) {
+                // Released for longer than a claim interval, so that another node picks it up first.
+                processor().releaseSegment(claimed.iterator().next(), 3, TimeUnit.SECONDS);
+            }
+        } catch (SQLException | RuntimeException e) {
+            // A missed heartbeat only delays balancing; the processor goes on.
+        }
+    }
+
+    @Override
+    public void close() {
+        balancer.shutdownNow();
+        axon.shutdown();
+        try (Connection c = store.dataSource().getConnection();
+             PreparedStatement gone = c.prepareStatement("DELETE FROM " + schema.view() + "_node WHERE node_id = ?")) {
+            gone.setString(1, nodeId);
+            gone.executeUpdate();
+        } catch (SQLException e) {
+            // its heartbeat times out instead
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.kvledger.infrastructure.fleet;
+
+import io.kvledger.infrastructure.store.jdbc.PostgresStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Reads a fleet view's projections: what a KV-aware router and an operator ask. */
+public final class FleetQueries {
+
+    /** One violation the fleet audit recorded. */
+    public record Finding(String engineId, long seq, String code, String requestId, String reason) {
+    }
+
+    /** Per engine: events stored, and events the view has seen (equal when it has caught up). */
+    public record EngineProgress(String engineId, long stored, long seen) {
+    }
+
+    private final PostgresStore store;
+    private final FleetSchema schema;
+
+    public FleetQueries(PostgresStore store, String view) {
+        this.store = store;
+        this.schema = new FleetSchema(view);
+        schema.create(store);
+    }
+
+    /** The engines whose CPU tier holds each key (loadable now), sorted. */
+    public Map<String, List<String>> holders(List<String> keys) throws SQLException {
+        Map<String, List<String>> holders = new LinkedHashMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ? ORDER BY engine_id")) {
+            for (String key : keys) {
+                q.setString(1, key);
+                List<String> engines = new ArrayList<>();
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        engines.add(r.getString(1));
+                    }
+                }
+                holders.put(key, engines);
+            }
+        }
+        return holders;
+    }
+
+    /** Every engine's tier keys, sorted: the whole index. */
+    public SortedMap<String, TreeSet<String>> index() throws SQLException {
+        SortedMap<String, TreeSet<String>> index = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id, chunk_key FROM " + schema.tierChunk()); ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                index.computeIfAbsent(r.getString(1), e -> new TreeSet<>()).add(r.getString(2));
+            }
+        }
+        return index;
+    }
+
+    /** The violations recorded, by engine and seq. */
+    public List<Finding> violations() throws SQLException {
+        List<Finding> found = new ArrayList<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id, seq, code, request_id, reason FROM " + schema.violation() + " ORDER BY engine_id, seq, code");
+             ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                found.add(new Finding(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getString(5)));
+            }
+        }
+        return found;
+    }
+
+    /** Stored against seen domain events, per engine that has any. */
+    public List<EngineProgress> progress() throws SQLException {
+        Map<String, long[]> counts = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection()) {
+            try (PreparedStatement q = c.prepareStatement("SELECT engine_id, events FROM " + schema.engine());
+                 ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    counts.computeIfAbsent(r.getString(1), e -> new long[2])[1] = r.getLong(2);
+                }
+            }
+            // Domain events, not Axon messages: a step is one stored message of many events.
+            try (PreparedStatement q = c.prepareStatement("SELECT aggregateidentifier, sum(json_array_length("
+                    + "CASE WHEN payloadtype = 'StepEvents' THEN convert_from(payload, 'UTF8')::json ELSE '[0]'::json END))"
+                    + " FROM domainevententry GROUP BY aggregateidentifier"); ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    counts.computeIfAbsent(r.getString(1), e -> new long[2])[0] = r.getLong(2);
+                }
+            }
+        }
+        List<EngineProgress> progress = new ArrayList<>();
+        counts.forEach((engine, n) -> progress.add(new EngineProgress(engine, n[0], n[1])));
+        return progress;
+    }
+
+    /** Per engine, messages delivered again after they were applied (recognised and skipped). */
+    public Map<String, Long> redelivered() throws SQLException {
+        Map<String, Long> again = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id, redelivered FROM " + schema.engine() + " WHERE redelivered > 0"); ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                again.put(r.getString(1), r.getLong(2));
+            }
+        }
+        return again;
+    }
+
+    /** Whether the view has seen every stored event. */
+    public boolean caughtUp() throws SQLException {
+        return progress().stream().allMatch(p -> p.stored() == p.seen());
+    }
+}

@@ -1,0 +1,126 @@
+package io.kvledger.tests.bench;
+
+import io.kvledger.application.EngineConflictException;
+import io.kvledger.application.KvLedger;
+import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.fleet.FleetNode;
+import io.kvledger.infrastructure.fleet.FleetQueries;
+import io.kvledger.infrastructure.store.jdbc.LocalPostgres;
+import io.kvledger.infrastructure.store.jdbc.PostgresStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
+ * then four at once, then four with two processing nodes following them and the projection lag at the
+ * end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ *
+ * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
+ * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
+ */
+public final class PostgresFleetBenchmark {
+
+    private static final int REQUESTS = 256;
+
+    private PostgresFleetBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int steps = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        LocalPostgres server = args.length > 1 ? null : LocalPostgres.start(51250, List.of());
+        String url;
+        if (server != null) {
+            server.createDatabase("bench");
+            url = server.jdbcUrl("bench");
+        } else {
+            url = args[1];
+        }
+        try (PostgresStore store = PostgresStore.open(url, 10)) {
+            Rate one = append(store, List.of("one"), steps);
+            System.out.printf("one engine: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %.2f ms per step, %d conflicts%n",
+                    one.steps, one.events, one.seconds, one.events / one.seconds, one.seconds * 1000 / one.steps, one.conflicts);
+            Rate four = append(store, List.of("four-0", "four-1", "four-2", "four-3"), steps);
+            System.out.printf("four engines at once: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %d conflicts%n",
+                    four.steps, four.events, four.seconds, four.events / four.seconds, four.conflicts);
+            try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
+                 FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
+                 FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
+                FleetQueries view = new FleetQueries(store, "bench");
+                long catchUp = System.nanoTime();
+                while (!view.caughtUp()) {
+                    Thread.sleep(200);
+                }
+                System.out.printf("two nodes caught up with the %,d stored events in %.2f s%n",
+                        view.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum(),
+                        (System.nanoTime() - catchUp) / 1e9);
+                Rate followed = append(store, List.of("fleet-0", "fleet-1", "fleet-2", "fleet-3"), steps);
+                long end = System.nanoTime();
+                long behind = view.progress().stream().mapToLong(p -> p.stored() - p.seen()).sum();
+                while (!view.caughtUp()) {
+                    Thread.sleep(20);
+                }
+                System.out.printf("four engines with two nodes following: %,.0f events/s appended; at the end %,d events"
+                        + " behind, caught up %.3f s after the last append (segments %s / %s)%n",
+                        followed.events / followed.seconds, behind, (System.nanoTime() - end) / 1e9,
+                        nodeA.claimedSegments(), nodeB.claimedSegments());
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private record Rate(long steps, long events, double seconds, long conflicts) {
+    }
+
+    /** Each engine in a thread of its own, warmed up first; the timed part is {@code steps} steps each. */
+    private static Rate append(PostgresStore store, List<String> engines, int steps) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(engines.size());
+        AtomicLong events = new AtomicLong();
+        AtomicLong conflicts = new AtomicLong();
+        List<KvLedger> ledgers = new ArrayList<>();
+        List<DecodeWorkload> workloads = new ArrayList<>();
+        try {
+            for (String engine : engines) {
+                KvLedger ledger = store.ledger(engine).config(EngineConfig.DEFAULTS).build();
+                DecodeWorkload workload = new DecodeWorkload(REQUESTS);
+                workload.observe(ledger.step(workload.warmUp()).events());
+                for (int i = 0; i < steps / 4; i++) {
+                    workload.observe(ledger.step(workload.nextStep()).events());
+                }
+                ledgers.add(ledger);
+                workloads.add(workload);
+            }
+            long start = System.nanoTime();
+            List<Future<?>> runs = new ArrayList<>();
+            for (int e = 0; e < engines.size(); e++) {
+                KvLedger ledger = ledgers.get(e);
+                DecodeWorkload workload = workloads.get(e);
+                runs.add(threads.submit(() -> {
+                    for (int i = 0; i < steps; i++) {
+                        try {
+                            StepResult result = ledger.step(workload.nextStep());
+                            workload.observe(result.events());
+                            events.addAndGet(result.events().size());
+                        } catch (EngineConflictException conflict) {
+                            conflicts.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (Future<?> run : runs) {
+                run.get();
+            }
+            return new Rate((long) steps * engines.size(), events.get(), (System.nanoTime() - start) / 1e9, conflicts.get());
+        } finally {
+            ledgers.forEach(KvLedger::close);
+            threads.shutdownNow();
+        }
+    }
+}
