@@ -1,5 +1,6 @@
 package io.kvledger.domain.decision;
 
+import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.AppendTokens;
@@ -12,6 +13,7 @@ import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.PreemptRequest;
 import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.command.RejectTokens;
+import io.kvledger.domain.command.RequestCommand;
 import io.kvledger.domain.command.ResetCache;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
@@ -45,6 +47,9 @@ public final class Decider {
 
     private static Decision decideOrThrow(EngineState state, EngineCommand command) {
         Emitter emitter = new Emitter(state);
+        if (command instanceof RequestCommand request && !UnicodeText.isWellFormed(request.requestId())) {
+            throw Rejection.invalidArgument(UnicodeText.problem("requestId", request.requestId()));
+        }
         if (command instanceof RegisterRequest c) {
             LifecycleDecisions.register(emitter, c);
         } else if (command instanceof MatchPrefix c) {
@@ -98,8 +103,8 @@ public final class Decider {
     /** A command whose fields could not be read still names its request before its bad field. */
     private static void rejectInvalid(EngineState state, InvalidCommand command) {
         if (command.addressesRequest()) {
-            if (command.requestId() == null) {
-                throw Rejection.invalidArgument(command.problem());
+            if (command.requestId() == null || !UnicodeText.isWellFormed(command.requestId())) {
+                throw Rejection.invalidArgument(UnicodeText.escapeLoneSurrogates(command.problem()));
             }
             if ("RegisterRequest".equals(command.name())) {
                 LifecycleDecisions.requireNew(state, command.requestId());
@@ -107,6 +112,6 @@ public final class Decider {
                 requireLive(state, command.requestId());
             }
         }
-        throw Rejection.invalidArgument(command.problem());
+        throw Rejection.invalidArgument(UnicodeText.escapeLoneSurrogates(command.problem()));
     }
 }

@@ -1,5 +1,6 @@
 package io.kvledger.domain.decision;
 
+import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.command.CompleteTransfer;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.InvalidCommand;
@@ -43,7 +44,8 @@ public sealed interface Decision {
             Object requestId = null;
             Object jobId = null;
             if (command instanceof RequestCommand request) {
-                requestId = request.requestId();
+                // An id that cannot be written exactly is not repeated: it is the reason for the rejection.
+                requestId = UnicodeText.isWellFormed(request.requestId()) ? request.requestId() : null;
             } else if (command instanceof CompleteTransfer complete) {
                 jobId = complete.jobId();
             } else if (command instanceof InvalidCommand invalid) {

@@ -90,14 +90,14 @@ final class CompletionRules implements AuditRule {
         if (job == null) {
             if (!scheduled.contains(jobId)) {
                 findings.add(AuditCode.UNKNOWN_JOB, requestId,
-                        "job " + jobId + " gets a " + completion + " but was never scheduled");
+                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but was never scheduled");
             } else if (jobId < before.staleBelowJobId()) {
-                findings.add(AuditCode.STALE_JOB_COMPLETED, requestId, "job " + jobId + " gets a " + completion
+                findings.add(AuditCode.STALE_JOB_COMPLETED, requestId, "job " + jobId + " gets " + (ends ? "a " : "an ") + completion
                         + " but is below staleBelowJobId " + before.staleBelowJobId() + ": it ended "
                         + howEnded.getOrDefault(jobId, "at a reset") + ", so the rules take the completion as stale");
             } else {
                 findings.add(AuditCode.JOB_COMPLETED_TWICE, requestId,
-                        "job " + jobId + " gets a " + completion + " but already ended " + howEnded.getOrDefault(jobId, "earlier"));
+                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but already ended " + howEnded.getOrDefault(jobId, "earlier"));
             }
             return;
         }

@@ -1,9 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
-import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogWriter;
-import io.kvledger.application.spi.OpenStore;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -11,7 +9,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
@@ -62,18 +59,7 @@ final class ExportCommand implements Callable<Integer> {
         if (!StoreLocations.isLocation(store) && !Files.exists(Path.of(store))) {
             throw new IllegalArgumentException("no such file");
         }
-        long[] count = {0};
-        try (OpenStore open = StoreLocations.open(StoreLocations.isLocation(store) ? store : "file:" + store + "?fsync=never")) {
-            // Streamed in the engine's batches: memory does not grow with the engine's log.
-            open.storageEngine().readEvents(engineId).asStream().forEach(message -> {
-                Object payload = message.getPayload();
-                for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
-                    each.accept(event);
-                    count[0]++;
-                }
-            });
-        }
-        return count[0];
+        return StoreLocations.readEvents(StoreLocations.isLocation(store) ? store : "file:" + store + "?fsync=never", engineId, each);
     }
 
     private static Writer stdout() {

@@ -1,9 +1,10 @@
 package io.kvledger.infrastructure.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -21,25 +22,38 @@ public final class KvLedgerCli implements Runnable {
 
     public static void main(String[] args) {
         quietFramework();
-        System.exit(execute(System.out, System.err, args));
+        // The raw descriptor, not System.out: a PrintStream swallows write errors (a full disk, a closed pipe).
+        System.exit(execute(new FileOutputStream(FileDescriptor.out), System.err, args));
     }
 
     /** Runs the command line in this process, writing to the given streams; returns the exit code. */
     public static int execute(OutputStream out, PrintStream err, String... args) {
         Cli.redirect(out, err);
-        CommandLine commandLine = new CommandLine(new KvLedgerCli());
-        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
-                .setErr(new PrintWriter(err, true))
-                .setExecutionExceptionHandler((e, cmd, parsed) -> {
-                    Cli.internalError(e);
-                    return Cli.EXIT_FAILURE;
-                });
-        return commandLine.execute(args);
+        try {
+            CommandLine commandLine = new CommandLine(new KvLedgerCli())
+                    .setOut(Output.stdout().printWriter())
+                    .setErr(new PrintWriter(err, true))
+                    .setExecutionExceptionHandler((e, cmd, parsed) -> Cli.failure(e));
+            // Help and usage are written by the strategy itself, outside the exception handler.
+            commandLine.setExecutionStrategy(parsed -> {
+                try {
+                    return new CommandLine.RunLast().execute(parsed);
+                } catch (OutputFailure e) {
+                    return Cli.failure(e);
+                }
+            });
+            int exit = commandLine.execute(args);
+            commandLine.getOut().flush();
+            return exit;
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            return Cli.failure(e); // help or usage text that could not be written, or memory that ran out
+        }
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, replay, audit, explain)");
+        String commands = String.join(", ", spec.subcommands().keySet().stream().filter(name -> !"help".equals(name)).toList());
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (" + commands + ")");
     }
 
     /**
@@ -51,6 +65,8 @@ public final class KvLedgerCli implements Runnable {
         setIfAbsent("disable-axoniq-console-message", "true");
         setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
+        // The store's own warnings (a torn end cut) are printed by the command line as kvledger: messages.
+        setIfAbsent("org.slf4j.simpleLogger.log.io.kvledger.infrastructure.store.StoreFile", "error");
     }
 
     private static void setIfAbsent(String key, String value) {

@@ -2,7 +2,6 @@ package io.kvledger.infrastructure.cli;
 
 import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,10 +23,13 @@ final class LogInput {
     int scan(String tool, Body body) throws IOException {
         try (LogScan scan = LogScan.open(file, tool, progress)) {
             return body.scan(scan);
-        } catch (NoSuchFileException e) {
-            return Cli.fail("cannot read " + e.getFile() + ": no such file");
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
         } catch (MalformedLogException e) {
             return Cli.fail(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            // Only the log is read here (outputs fail unchecked): a damaged gzip stream, say.
+            return Cli.fail(new InputFailure(file, e).getMessage());
         }
     }
 }

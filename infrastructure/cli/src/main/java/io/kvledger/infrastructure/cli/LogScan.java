@@ -6,7 +6,6 @@ import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -30,9 +29,9 @@ final class LogScan implements AutoCloseable {
     /** @param forceProgress report progress even when stderr is not a terminal */
     static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
-        CountingInputStream counting = new CountingInputStream(Files.newInputStream(file));
+        CountingInputStream counting = new CountingInputStream(Inputs.open(file));
         InputStream text = CompressedLogs.decompressed(counting);
-        Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, Files.size(file));
+        Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, Inputs.size(file));
         return new LogScan(counting, text, progress);
     }
 

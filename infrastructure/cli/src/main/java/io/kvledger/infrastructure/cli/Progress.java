@@ -4,9 +4,10 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * Progress of a long log on stderr: position, events per second and an ETA from the file size. On a
- * terminal one line is rewritten in place; otherwise (when forced with --progress) a line is printed
- * per update, so a log file of the run stays readable.
+ * Progress of a long command on stderr: position, events per second and an ETA from the total (the
+ * input's size, or a count of work such as simulated requests). On a terminal one line is rewritten in
+ * place; otherwise (when forced with --progress) a line is printed per update, so a log file of the run
+ * stays readable. Every long command has it: run, replay, audit, explain, simulate, shrink.
  */
 final class Progress {
 
@@ -16,30 +17,41 @@ final class Progress {
     private final PrintStream err;
     private final String tool;
     private final long totalBytes;
+    /** The unit of the amount done: {@code null} for bytes (shown in MB), else a count's name. */
+    private final String unit;
     private final boolean inPlace;
     private final long start = System.nanoTime();
     private long lastPrint = start;
     private long lastEvents;
+    private long lastCheck;
     private long lastBytes;
     private int lastWidth;
 
-    private Progress(PrintStream err, String tool, long totalBytes, boolean inPlace) {
+    private Progress(PrintStream err, String tool, long totalBytes, String unit, boolean inPlace) {
         this.err = err;
         this.tool = tool;
         this.totalBytes = totalBytes;
+        this.unit = unit;
         this.inPlace = inPlace;
     }
 
-    /** {@code null} when progress is off: neither a terminal nor asked for. */
+    /** Progress through an input of {@code totalBytes}; {@code null} when off: neither a terminal nor asked for. */
     static Progress of(boolean forced, PrintStream err, String tool, long totalBytes) {
-        boolean terminal = System.console() != null;
-        return forced || terminal ? new Progress(err, tool, totalBytes, terminal) : null;
+        return of(forced, err, tool, totalBytes, null);
     }
 
+    /** Progress through {@code total} units of work (0 when unknown), counted in {@code unit}. */
+    static Progress of(boolean forced, PrintStream err, String tool, long total, String unit) {
+        boolean terminal = System.console() != null;
+        return forced || terminal ? new Progress(err, tool, total, unit, terminal) : null;
+    }
+
+    /** @param bytes the amount done, in bytes or in the unit of work */
     void update(long events, long bytes, long seq) {
-        if (events % CHECK_EVERY_EVENTS != 0) {
+        if (events - lastCheck < (unit == null ? CHECK_EVERY_EVENTS : 1)) {
             return;
         }
+        lastCheck = events;
         long now = System.nanoTime();
         if (now - lastPrint >= INTERVAL_NANOS) {
             print(line(events - lastEvents, bytes, bytes - lastBytes, seq, now - lastPrint, false), false);
@@ -64,13 +76,18 @@ final class Progress {
         StringBuilder text = new StringBuilder(tool).append(": ");
         if (totalBytes > 0) {
             text.append(String.format(Locale.ROOT, "%3d%% %s / %s", Math.min(100, bytes * 100 / totalBytes),
-                    megabytes(bytes), megabytes(totalBytes)));
+                    amount(bytes), amount(totalBytes)));
         } else {
-            text.append(megabytes(bytes));
+            text.append(amount(bytes));
         }
-        text.append(String.format(Locale.ROOT, "  seq %d  %,.0f events/s", seq, rate));
+        // A count of work with no log position (shrink's oracle runs) is its own rate.
+        String counted = seq == 0 && unit != null ? unit : "events";
+        if (seq > 0 || unit == null) {
+            text.append(String.format(Locale.ROOT, "  seq %d", seq));
+        }
+        text.append(String.format(Locale.ROOT, "  %,.0f %s/s", rate, counted));
         if (done) {
-            text.append(String.format(Locale.ROOT, "  %,d events in %.1f s", events, seconds));
+            text.append(String.format(Locale.ROOT, "  %,d %s in %.1f s", events, counted, seconds));
         } else if (totalBytes > 0 && bytesInInterval > 0) {
             double remaining = seconds * (totalBytes - bytes) / bytesInInterval;
             text.append("  ETA ").append(duration(remaining));
@@ -87,6 +104,10 @@ final class Progress {
             err.println(text);
         }
         err.flush();
+    }
+
+    private String amount(long done) {
+        return unit == null ? megabytes(done) : String.format(Locale.ROOT, "%,d %s", done, unit);
     }
 
     private static String megabytes(long bytes) {

@@ -110,9 +110,8 @@ final class ReplayCommand implements Callable<Integer> {
             jsonOut.writeStringField("schema", "kvledger.replay.timeline/1");
             jsonOut.writeStringField("requestId", requestId);
             jsonOut.writeArrayFieldStart("events");
-        } else {
-            TimelineText.header(requestId, out);
         }
+        long rows = 0;
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
             FoldStep step = fold.apply(entry.seq(), entry.event());
             if (TimelineFilter.concerns(entry, step, requestId)) {
@@ -121,8 +120,12 @@ final class ReplayCommand implements Callable<Integer> {
                 if (jsonOut != null) {
                     jsonOut.writeObject(row);
                 } else {
+                    if (rows == 0) {
+                        TimelineText.header(requestId, out); // only over rows: an unknown request gets no empty table
+                    }
                     TimelineText.row(row, out);
                 }
+                rows++;
             }
         }
         if (jsonOut != null) {
@@ -130,6 +133,9 @@ final class ReplayCommand implements Callable<Integer> {
             jsonOut.writeEndObject();
             jsonOut.flush();
             out.println();
+        } else if (rows == 0 && !reach.pastTheEnd()) {
+            out.println("request " + requestId + " has no event in " + input.file
+                    + (at == null ? "" : " up to seq " + at) + " (it is never registered there)");
         }
         return reach.pastTheEnd() ? pastTheEnd(reach.last) : 0;
     }

@@ -5,19 +5,19 @@ import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.EventLogWriter;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -33,21 +33,27 @@ import picocli.CommandLine.Parameters;
         description = "Executes a scenario's commands and writes the event log (contract section 5).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the scenario ran to its end (rejected commands included)",
-                "2:a malformed line (named on stderr; the events before it are kept), a missing file, or a store that"
-                        + " cannot be used (corrupt, locked by another process, or stored with another config)"})
+                "2:a malformed line (named on stderr; the events before it are kept), a missing or unreadable file,"
+                        + " an output that cannot be written (an existing -o file is then left as it was), or a store"
+                        + " that cannot be used (corrupt, locked by another process, stored with another config, or"
+                        + " full)"})
 final class RunCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "JSON Lines scenario: an optional config line, then commands.")
     Path scenario;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = {
+            "Write the event log here instead of stdout (missing directories are created). It is written to a"
+                    + " temporary file beside it, renamed over it at the end: a refused or failed run leaves the"
+                    + " file as it was."})
     Path output;
 
     @Option(names = "--store", paramLabel = "FILE|URL", description = {
-            "Also keep the events in this store file (created when missing): a JSON Lines event log whose lines carry"
-                    + " an envelope, readable by every tool. On a store that already holds events the run continues"
-                    + " them: seq goes on and earlier requests are known; a config line must equal the stored config"
-                    + " (without one the stored config is used). The output still holds this run's events, from seq 1.",
+            "Also keep the events in this store file (created with its missing directories): a JSON Lines event"
+                    + " log whose lines carry an envelope, readable by every tool. On a store that already holds"
+                    + " events the run continues them: seq goes on and earlier requests are known; a config line"
+                    + " must equal the stored config (without one the stored config is used). The output is then"
+                    + " the whole log, the stored events followed by this run's, so it audits as a whole.",
             "A torn end left by a killed run is cut and reported on stderr.",
             "Or a database URL, jdbc:postgresql://HOST:PORT/DB?user=U (the JDBC store on the class path): many"
                     + " engines share it, each under its --engine id."})
@@ -62,6 +68,9 @@ final class RunCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     FsyncPolicy fsync;
 
+    @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")
+    boolean progress;
+
     @Mixin
     KvEventsOptions kvEvents;
 
@@ -69,16 +78,29 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        ScenarioRunner runner = new ScenarioRunner(this::ledger);
-        if (!Files.isRegularFile(scenario)) {
-            return Cli.fail("cannot read " + scenario + ": no such file");
+        CountingInputStream in;
+        try {
+            in = new CountingInputStream(Inputs.open(scenario));
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
         }
-        try (ZmqKvEventPublisher kv = kvEvents.open(); InputStream in = Files.newInputStream(scenario);
-             Writer out = openOutput()) {
+        Progress shown = Progress.of(progress, Cli.stderr(), "run", Inputs.size(scenario));
+        Hooks hooks = new Hooks(in, shown);
+        ScenarioRunner runner = new ScenarioRunner(this::ledger, hooks);
+        try (in; ZmqKvEventPublisher kv = kvEvents.open(); Output out = Output.to(output); Writer writer = out.writer()) {
             publisher = kv;
             kvEvents.awaitSubscriber(kv);
-            runner.run(in, new EventLogWriter(out));
-            out.flush();
+            try {
+                runner.run(in, new EventLogWriter(writer));
+            } catch (MalformedLineException e) {
+                writer.flush();
+                out.commit(); // the events before the malformed line are kept (contract section 4)
+                hooks.finish();
+                return Cli.fail(scenario + ": " + e.getMessage());
+            }
+            writer.flush();
+            out.commit();
+            hooks.finish();
             kvEvents.linger(kv);
             return 0;
         } catch (IllegalStateException e) {
@@ -86,10 +108,6 @@ final class RunCommand implements Callable<Integer> {
                 return Cli.fail("--kv-events: " + e.getMessage());
             }
             throw e;
-        } catch (NoSuchFileException e) {
-            return Cli.fail("cannot read " + e.getFile() + ": no such file");
-        } catch (MalformedLineException e) {
-            return Cli.fail(scenario + ": " + e.getMessage());
         } catch (UnusableStoreException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         } catch (EngineConflictException e) {
@@ -97,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The store cannot be opened or resumed: bad input (exit 2), unlike a failure while appending (exit 1). */
+    /** The store cannot be opened, resumed or appended to: exit 2, unlike an internal failure. */
     private static final class UnusableStoreException extends RuntimeException {
         UnusableStoreException(RuntimeException cause) {
             super(cause.getMessage(), cause);
@@ -112,10 +130,19 @@ final class RunCommand implements Callable<Integer> {
             return builder.build();
         }
         try {
-            // A torn end the open cuts is reported by the store's own warning, on stderr.
-            KvLedger.Builder builder = StoreLocations.isLocation(store)
-                    ? KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId)
-                    : FileStores.builder(JsonlEventStorageEngine.open(Path.of(store), fsync)).engineId(engineId);
+            KvLedger.Builder builder;
+            if (StoreLocations.isLocation(store)) {
+                builder = KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId);
+            } else {
+                JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(Path.of(store), fsync);
+                if (engine.snapshotRejected() != null) {
+                    Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");
+                }
+                if (engine.recoveryReport().recovered()) {
+                    Cli.say("store " + store + ": recovered from a torn end: " + engine.recoveryReport());
+                }
+                builder = FileStores.builder(engine).engineId(engineId);
+            }
             config.ifPresent(builder::config);
             withKvEvents(builder);
             return builder.build();
@@ -124,22 +151,63 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** A resumed store's events come first in the output; progress follows the scenario's bytes. */
+    private final class Hooks implements ScenarioRunner.Hooks {
+        private final CountingInputStream in;
+        private final Progress progress;
+        private EventLogWriter log;
+
+        Hooks(CountingInputStream in, Progress progress) {
+            this.in = in;
+            this.progress = progress;
+        }
+
+        @Override
+        public void opened(KvLedger ledger, EventLogWriter log) {
+            this.log = log;
+            if (!ledger.resumed()) {
+                log.write(ledger.configured());
+                return;
+            }
+            if (StoreLocations.isLocation(store)) {
+                StoreLocations.readEvents(store, engineId, log::write);
+                return;
+            }
+            Path file = Path.of(store);
+            try (InputStream stored = Files.newInputStream(file)) {
+                EventLogReader reader = new EventLogReader(stored);
+                for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                    if (entry.event() != null) {
+                        log.write(entry.event());
+                    } else {
+                        log.writeLine(entry.raw()); // a type this version does not know is kept as it was
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(new InputFailure(file, e));
+            } catch (MalformedLogException e) {
+                throw new IllegalStateException("store " + store + " opened but cannot be read back: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void stepped(EventLogWriter log) {
+            if (progress != null) {
+                progress.update(log.lastSeq(), in.count(), log.lastSeq());
+            }
+        }
+
+        void finish() {
+            if (progress != null) {
+                progress.finish(log == null ? 0 : log.lastSeq(), in.count(), log == null ? 0 : log.lastSeq());
+            }
+        }
+    }
+
     private void withKvEvents(KvLedger.Builder builder) {
         if (publisher != null) {
             builder.listener(publisher);
         }
-    }
-
-    private Writer openOutput() throws IOException {
-        if (output == null) {
-            return new BufferedWriter(new OutputStreamWriter(Cli.stdout(), StandardCharsets.UTF_8)) {
-                @Override
-                public void close() throws IOException {
-                    flush(); // stdout stays open for whoever runs us
-                }
-            };
-        }
-        return Files.newBufferedWriter(output, StandardCharsets.UTF_8);
     }
 
     static final class FsyncConverter implements ITypeConverter<FsyncPolicy> {

@@ -24,14 +24,35 @@ public final class ScenarioRunner {
     /** Commands per step when a scenario is run: one Axon command each, whatever the scenario's length. */
     public static final int STEP_SIZE = StepBatcher.DEFAULT_STEP_SIZE;
 
+    /** What a caller learns of a run as it goes. */
+    public interface Hooks {
+        /** The engine is open: write the log's beginning (by default its {@code EngineConfigured}). */
+        default void opened(KvLedger ledger, EventLogWriter log) {
+            log.write(ledger.configured());
+        }
+
+        /** A step was executed and written. */
+        default void stepped(EventLogWriter log) {
+        }
+    }
+
+    private static final Hooks DEFAULT_HOOKS = new Hooks() {
+    };
+
     private final Function<Optional<EngineConfig>, KvLedger> ledgers;
+    private final Hooks hooks;
 
     /**
      * @param ledgers opens the engine for the scenario's config line, empty when it has none (the
      *                defaults for a new engine; a resumed one keeps its stored config)
      */
     public ScenarioRunner(Function<Optional<EngineConfig>, KvLedger> ledgers) {
+        this(ledgers, DEFAULT_HOOKS);
+    }
+
+    public ScenarioRunner(Function<Optional<EngineConfig>, KvLedger> ledgers, Hooks hooks) {
         this.ledgers = ledgers;
+        this.hooks = hooks;
     }
 
     /**
@@ -75,21 +96,29 @@ public final class ScenarioRunner {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {
-            log.flush();
-            if (ledger != null) {
-                ledger.close();
+            try {
+                log.flush();
+            } finally {
+                if (ledger != null) {
+                    ledger.close();
+                }
             }
         }
     }
 
     private KvLedger open(Optional<EngineConfig> config, EventLogWriter log) {
         KvLedger ledger = ledgers.apply(config);
-        log.write(ledger.configured());
+        try {
+            hooks.opened(ledger, log);
+        } catch (RuntimeException e) {
+            ledger.close();
+            throw e;
+        }
         return ledger;
     }
 
     /** Each step's events are written and flushed as soon as it is decided. */
-    private static StepBatcher batcher(KvLedger ledger, EventLogWriter log) {
+    private StepBatcher batcher(KvLedger ledger, EventLogWriter log) {
         return new StepBatcher(ledger, STEP_SIZE, result -> {
             try {
                 log.writeAll(result.events());
@@ -97,6 +126,7 @@ public final class ScenarioRunner {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            hooks.stepped(log);
         });
     }
 }

@@ -3,14 +3,17 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.FindingCode;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
+import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.shrink.Scenario;
 import io.kvledger.infrastructure.shrink.ScenarioExecution;
+import io.kvledger.infrastructure.shrink.ScenarioOracle;
 import io.kvledger.infrastructure.shrink.Shrinker;
 import io.kvledger.infrastructure.shrink.ViolationOracle;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,7 +26,7 @@ import picocli.CommandLine.Parameters;
                 "TIER_OVER_CAPACITY, JOB_COMPLETED_TWICE, ...) or a rejection code (INVALID_STATE, ...)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the shrunk scenario is written", "1:the scenario does not show CODE",
-                "2:a malformed scenario or a missing file"})
+                "2:a malformed scenario, a missing or unreadable file, an unwritable output or an unknown CODE"})
 final class ShrinkCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "The scenario to shrink.")
@@ -35,6 +38,9 @@ final class ShrinkCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write the shrunk scenario here instead of stdout.")
     Path output;
+
+    @Option(names = "--progress", description = "Report progress (oracle runs) on stderr even when it is not a terminal.")
+    boolean progress;
 
     /** An unknown code is a usage error (exit 2), naming the known ones. */
     static final class CodeConverter implements picocli.CommandLine.ITypeConverter<FindingCode> {
@@ -51,30 +57,43 @@ final class ShrinkCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Scenario input;
-        try {
-            input = Scenario.parse(Files.readString(scenario, StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            return Cli.fail("cannot read " + e.getFile() + ": no such file");
+        try (InputStream in = Inputs.open(scenario)) {
+            byte[] bytes = in.readAllBytes();
+            // The streaming reader first: it names the line of invalid UTF-8 or bad JSON, and keeps to the line limit.
+            ScenarioReader reader = new ScenarioReader(new ByteArrayInputStream(bytes));
+            while (reader.next() != null) {
+                // every line read, none kept
+            }
+            input = Scenario.parse(new String(bytes, StandardCharsets.UTF_8));
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
         } catch (MalformedLineException e) {
             return Cli.fail(scenario + ": " + e.getMessage());
         }
         // The real engine and the log rules, the audit's among them, so any audit code can be shrunk for.
-        ViolationOracle oracle = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, code);
+        ScenarioOracle oracle = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, code);
+        Progress shown = Progress.of(progress, Cli.stderr(), "shrink", 0, "runs");
+        long[] runs = {0};
+        ScenarioOracle counted = shown == null ? oracle : candidate -> {
+            shown.update(++runs[0], runs[0], 0);
+            return oracle.shows(candidate);
+        };
         Shrinker.Result result;
         try {
-            result = new Shrinker(oracle).shrink(input);
+            result = new Shrinker(counted).shrink(input);
         } catch (IllegalArgumentException e) {
-            Cli.stderr().println("kvledger: " + scenario + " does not show " + code.name());
+            Cli.say(scenario + " does not show " + code.name());
             return Cli.EXIT_FAILURE;
         }
-        String text = result.scenario().text();
-        if (output == null) {
-            Cli.stdout().write(text.getBytes(StandardCharsets.UTF_8));
-            Cli.stdout().flush();
-        } else {
-            Files.writeString(output, text, StandardCharsets.UTF_8);
+        if (shown != null) {
+            shown.finish(runs[0], runs[0], 0);
         }
-        Cli.stderr().println("kvledger: shrunk " + result.originalLines() + " commands to " + result.scenario().size()
+        try (Output out = Output.to(output); Writer writer = out.writer()) {
+            writer.write(result.scenario().text());
+            writer.flush();
+            out.commit();
+        }
+        Cli.say("shrunk " + result.originalLines() + " commands to " + result.scenario().size()
                 + " still showing " + code.name() + " (" + result.oracleRuns() + " runs)");
         return 0;
     }

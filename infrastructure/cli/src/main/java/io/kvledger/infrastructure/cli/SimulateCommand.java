@@ -4,6 +4,8 @@ import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;
 import io.kvledger.infrastructure.simulation.SimulationFailure;
@@ -11,11 +13,8 @@ import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -69,6 +68,9 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Also write the commands as a scenario; kvledger run of it gives the same log.")
     Path scenario;
 
+    @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")
+    boolean progress;
+
     @Override
     public Integer call() throws IOException {
         SimulationOptions options;
@@ -78,44 +80,53 @@ final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Cli.fail(e.getMessage());
         }
-        PrintStream summaryOut = output == null ? Cli.stderr() : new PrintStream(Cli.stdout(), true, StandardCharsets.UTF_8);
-        try (Writer log = open(output); Writer commands = scenario == null ? null : Files.newBufferedWriter(scenario)) {
-            LogListener listener = new LogListener(new EventLogWriter(log), commands);
+        Progress shown = Progress.of(progress, Cli.stderr(), "simulate", requests, "requests");
+        try (Output logOut = Output.to(output); Writer log = logOut.writer();
+             Output scenarioOut = scenario == null ? null : Output.file(scenario)) {
+            Writer commands = scenarioOut == null ? null : scenarioOut.writer();
+            LogListener listener = new LogListener(new EventLogWriter(log), commands, shown);
             SimulationSummary summary;
             try {
                 summary = new Simulator(options).run(listener);
             } catch (SimulationFailure failure) {
                 listener.flush();
-                Cli.stderr().println("kvledger: simulation failed: " + failure.getMessage());
+                commit(logOut, scenarioOut); // the log up to the failed check is what reproduces it
+                Cli.say("simulation failed: " + failure.getMessage());
                 return Cli.EXIT_FAILURE;
             }
             listener.flush();
-            summaryOut.print(summary.text(seed));
+            commit(logOut, scenarioOut);
+            listener.finish();
+            if (output == null) {
+                Cli.stderr().print(summary.text(seed));
+            } else {
+                PrintWriter summaryOut = Cli.stdoutWriter();
+                summaryOut.print(summary.text(seed));
+                summaryOut.flush();
+            }
             return 0;
         }
     }
 
-    private static Writer open(Path output) throws IOException {
-        if (output == null) {
-            return new java.io.BufferedWriter(new OutputStreamWriter(Cli.stdout(), StandardCharsets.UTF_8)) {
-                @Override
-                public void close() throws IOException {
-                    flush(); // stdout stays open for whoever runs us
-                }
-            };
+    private static void commit(Output log, Output scenario) {
+        log.commit();
+        if (scenario != null) {
+            scenario.commit();
         }
-        return Files.newBufferedWriter(output, StandardCharsets.UTF_8);
     }
 
     /** Writes the events, and the commands when asked, as they come. */
     private static final class LogListener implements Simulator.Listener {
         private final EventLogWriter log;
         private final Writer commands;
+        private final Progress progress;
         private ScenarioWriter scenario;
+        private long ended;
 
-        LogListener(EventLogWriter log, Writer commands) {
+        LogListener(EventLogWriter log, Writer commands, Progress progress) {
             this.log = log;
             this.commands = commands;
+            this.progress = progress;
         }
 
         @Override
@@ -131,6 +142,20 @@ final class SimulateCommand implements Callable<Integer> {
             log.writeAll(events);
             if (scenario != null) {
                 entries.forEach(entry -> scenario.write(entry.command()));
+            }
+            if (progress != null) {
+                for (EngineEvent event : events) {
+                    if (event instanceof RequestFinished || event instanceof RequestAborted) {
+                        ended++;
+                    }
+                }
+                progress.update(log.lastSeq(), ended, log.lastSeq());
+            }
+        }
+
+        void finish() {
+            if (progress != null) {
+                progress.finish(log.lastSeq(), ended, log.lastSeq());
             }
         }
 

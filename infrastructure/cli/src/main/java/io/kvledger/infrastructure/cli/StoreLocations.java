@@ -1,8 +1,12 @@
 package io.kvledger.infrastructure.cli;
 
 import io.kvledger.application.spi.LedgerStoreProvider;
+import io.kvledger.application.engine.StepEvents;
 import io.kvledger.application.spi.OpenStore;
+import io.kvledger.domain.event.EngineEvent;
+import java.util.List;
 import java.util.ServiceLoader;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /** {@code --store} values: a file path, or a store location with a scheme ({@code jdbc:postgresql://...}, {@code file:...}). */
@@ -28,5 +32,21 @@ final class StoreLocations {
             }
         }
         throw new IllegalArgumentException("no store module on the class path opens '" + scheme + ":' locations");
+    }
+
+    /** Streams engine {@code engineId}'s events from the store at {@code location}, in order; returns how many. */
+    static long readEvents(String location, String engineId, Consumer<EngineEvent> each) {
+        long[] count = {0};
+        try (OpenStore open = open(location)) {
+            // Streamed in the engine's batches: memory does not grow with the engine's log.
+            open.storageEngine().readEvents(engineId).asStream().forEach(message -> {
+                Object payload = message.getPayload();
+                for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
+                    each.accept(event);
+                    count[0]++;
+                }
+            });
+        }
+        return count[0];
     }
 }

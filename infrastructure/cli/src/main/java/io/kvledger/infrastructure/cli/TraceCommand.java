@@ -58,15 +58,24 @@ final class TraceCommand implements Callable<Integer> {
         if (!Files.isRegularFile(input.file)) {
             return Cli.fail("cannot read " + input.file + ": no such file");
         }
-        OutputStream target = output == null ? Cli.stdout() : Files.newOutputStream(output);
-        OutputStream buffered = new BufferedOutputStream(target, 1 << 16);
-        try {
-            return input.scan("trace", scan -> write(scan, buffered, window));
-        } finally {
+        // A checked output (issue 10): a failed write is exit 2 with a message, a file is renamed into place
+        // at the end; the trace's writer may close its stream, which only flushes it.
+        try (Output out = Output.to(output)) {
+            OutputStream buffered = new BufferedOutputStream(new java.io.FilterOutputStream(out.stream()) {
+                @Override
+                public void write(byte[] bytes, int offset, int length) throws IOException {
+                    this.out.write(bytes, offset, length);
+                }
+
+                @Override
+                public void close() throws IOException {
+                    flush();
+                }
+            }, 1 << 16);
+            int exit = input.scan("trace", scan -> write(scan, buffered, window));
             buffered.flush();
-            if (output != null) {
-                buffered.close();
-            }
+            out.commit();
+            return exit;
         }
     }
 

@@ -19,6 +19,8 @@ public final class EventJson {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            // 1e400 stays 1E+400 (a number too large), not the double Infinity, in every message.
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
     private static final ObjectWriter WRITER = MAPPER.writer(new ContractPrettyPrinter());
 

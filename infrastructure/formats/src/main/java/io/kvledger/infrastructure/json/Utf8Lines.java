@@ -17,6 +17,15 @@ public final class Utf8Lines {
 
     private static final int READ_BYTES = 1 << 16;
 
+    /**
+     * The longest line read, in bytes, unless {@code -Dkvledger.maxLineBytes} says otherwise. Parsing a
+     * line costs about 45 times its size in memory (a tree of boxed numbers, then records), so 8 MiB (over
+     * a million prompt tokens) stays within a 512 MB heap; a longer line is refused with its number.
+     */
+    public static final int DEFAULT_MAX_LINE_BYTES = 8 << 20;
+
+    private final int maxLineBytes = Integer.getInteger("kvledger.maxLineBytes", DEFAULT_MAX_LINE_BYTES);
+
     private final InputStream in;
     /** Bytes read ahead from {@code in}: reading them one call at a time would cost more than parsing them. */
     private final byte[] readAhead = new byte[READ_BYTES];
@@ -44,6 +53,26 @@ public final class Utf8Lines {
 
         public long line() {
             return line;
+        }
+    }
+
+    /** A line longer than the limit: refused before it is held, so memory stays bounded. */
+    public static final class LineTooLongException extends IOException {
+        private final long line;
+
+        LineTooLongException(long line, int limit) {
+            super("line " + line + ": longer than " + limit + " bytes, the limit of one line (raise it with"
+                    + " -Dkvledger.maxLineBytes=N in KVLEDGER_JAVA_OPTS, with about 45 times as much heap)");
+            this.line = line;
+        }
+
+        public long line() {
+            return line;
+        }
+
+        /** The reason, without the line number. */
+        public String reason() {
+            return getMessage().substring(getMessage().indexOf(": ") + 2);
         }
     }
 
@@ -140,8 +169,12 @@ public final class Utf8Lines {
             while (position < limit && readAhead[position] != '\n') {
                 position++;
             }
-            buffer.write(readAhead, start, position - start);
             lineBytes += position - start;
+            if (lineBytes > maxLineBytes) {
+                ended = true;
+                throw new LineTooLongException(number + 1, maxLineBytes);
+            }
+            buffer.write(readAhead, start, position - start);
             if (position < limit) {
                 newline = true;
                 position++;

@@ -3,8 +3,10 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,24 +77,24 @@ public final class EventLogReader {
             // Straight from the line's bytes: no String and no char copy of it.
             node = EventJson.mapper().readTree(lines.bytes(), lines.offset(), lines.length());
         } catch (JsonProcessingException e) {
-            throw new MalformedLogException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new MalformedLogException(line, JsonProblems.parseFailure(lines.text(), e));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // a byte array cannot fail to be read
         }
         if (node == null || !node.isObject()) {
             throw new MalformedLogException(line, "not a JSON object");
         }
-        JsonNode seqNode = node.get("seq");
-        if (seqNode == null || !seqNode.isIntegralNumber() || !seqNode.canConvertToLong()) {
-            throw new MalformedLogException(line, seqNode == null ? "seq is missing" : "seq must be an integer, was " + seqNode);
+        Optional<String> illFormed = JsonProblems.illFormedString(node);
+        if (illFormed.isPresent()) {
+            throw new MalformedLogException(line, illFormed.get());
         }
-        long seq = seqNode.longValue();
+        long seq = seq(line, node.get("seq"));
         if (seq <= lastSeq) {
             throw new MalformedLogException(line, "seq " + seq + " does not increase (the line before had " + lastSeq + ")");
         }
         JsonNode typeNode = node.get("type");
         if (typeNode == null || !typeNode.isTextual()) {
-            throw new MalformedLogException(line, typeNode == null ? "type is missing" : "type must be a string, was " + typeNode);
+            throw new MalformedLogException(line, typeNode == null ? "type is missing" : "type must be a string, was " + JsonProblems.show(typeNode));
         }
         String type = typeNode.textValue();
         if (first && !"EngineConfigured".equals(type)) {
@@ -110,12 +112,36 @@ public final class EventLogReader {
         return new LogEntry(line, seq, type, toEvent(line, type, current), envelope, current);
     }
 
+    /** The line's seq: an integer from 1 (the 1-based position of the event). */
+    private static long seq(long line, JsonNode seqNode) throws MalformedLogException {
+        if (seqNode == null) {
+            throw new MalformedLogException(line, "seq is missing");
+        }
+        if (seqNode.isIntegralNumber() && seqNode.canConvertToLong() && seqNode.longValue() < 1) {
+            throw new MalformedLogException(line, "seq must be 1 or more (the event's 1-based position), was " + seqNode);
+        }
+        Optional<String> problem = JsonProblems.integerProblem("seq", seqNode, 1, Long.MAX_VALUE);
+        if (problem.isPresent()) {
+            throw new MalformedLogException(line, problem.get());
+        }
+        return seqNode.longValue();
+    }
+
     private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
+        EngineEvent event;
         try {
-            return EventDecoders.decode(type, node);
+            event = EventDecoders.decode(type, node);
         } catch (IllegalArgumentException e) {
             throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
         }
+        if (event instanceof EngineConfigured configured) {
+            try {
+                configured.config(); // the ranges of contract section 2: a log with gpuBlockSize 0 is malformed
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new MalformedLogException(line, "EngineConfigured is not a valid config: " + e.getMessage());
+            }
+        }
+        return event;
     }
 
     private static Envelope envelope(long line, JsonNode node) throws MalformedLogException {

@@ -26,6 +26,22 @@ public final class EventLogWriter implements Flushable {
         }
     }
 
+    /**
+     * Writes a line read from another log (one of a type this version does not know, say) with the next
+     * seq, without its envelope.
+     */
+    public void writeLine(com.fasterxml.jackson.databind.node.ObjectNode line) {
+        com.fasterxml.jackson.databind.node.ObjectNode copy = line.deepCopy();
+        copy.remove("envelope");
+        copy.put("seq", ++seq);
+        try {
+            out.write(EventJson.toLine(copy));
+            out.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the event log", e);
+        }
+    }
+
     public void writeAll(Iterable<? extends EngineEvent> events) {
         events.forEach(this::write);
     }

@@ -16,6 +16,7 @@ import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.DeferReason;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.StoreDeferReason;
+import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -81,9 +82,19 @@ public final class EventSchema {
             if (value == null) {
                 return Optional.of(type + "." + field.name() + " is missing");
             }
+            Optional<String> integer = switch (field.kind()) {
+                case INT -> JsonProblems.integerProblem(type + "." + field.name(), value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                case LONG -> JsonProblems.integerProblem(type + "." + field.name(), value, Long.MIN_VALUE, Long.MAX_VALUE);
+                case NULLABLE_INT -> value.isNull() ? Optional.empty()
+                        : JsonProblems.integerProblem(type + "." + field.name(), value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                default -> Optional.empty();
+            };
+            if (integer.isPresent()) {
+                return integer;
+            }
             if (!field.kind().accepts(value, field.allowed())) {
                 return Optional.of(type + "." + field.name() + " must be " + field.kind().describe(field.allowed())
-                        + ", was " + value);
+                        + ", was " + JsonProblems.show(value));
             }
         }
         return Optional.empty();

@@ -6,7 +6,7 @@ public final class MalformedLogException extends Exception {
     private final long line;
 
     public MalformedLogException(long line, String reason) {
-        super(line > 0 ? "line " + line + ": " + reason : reason);
+        super(io.kvledger.domain.UnicodeText.escapeLoneSurrogates(line > 0 ? "line " + line + ": " + reason : reason));
         this.line = line;
     }
 

@@ -1,10 +1,15 @@
 package io.kvledger.infrastructure.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.domain.UnicodeText;
+import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishReason;
 import io.kvledger.domain.command.InvalidCommand;
+import io.kvledger.infrastructure.json.EnumNames;
+import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the fields of one command line by type. A field that is missing or not of its type does not
@@ -12,7 +17,7 @@ import java.util.List;
  * for the decision to reject with {@code INVALID_ARGUMENT} in its turn. Ranges (counts above zero,
  * non-negative ids) are the decision's to check.
  */
-final class CommandFields {
+public final class CommandFields {
 
     private final JsonNode node;
     private final String name;
@@ -29,7 +34,9 @@ final class CommandFields {
         if (value == null) {
             fail("requestId is missing");
         } else if (!value.isTextual()) {
-            fail("requestId must be a string, was " + value);
+            fail("requestId must be a string, was " + JsonProblems.show(value));
+        } else if (!UnicodeText.isWellFormed(value.textValue())) {
+            fail(UnicodeText.problem("requestId", value.textValue()));
         } else {
             requestId = value.textValue();
         }
@@ -57,8 +64,9 @@ final class CommandFields {
             fail(field + " is missing");
             return 0;
         }
-        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            fail(field + " must be an integer, was " + value);
+        Optional<String> problem = JsonProblems.integerProblem(field, value, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (problem.isPresent()) {
+            fail(problem.get());
             return 0;
         }
         return value.longValue();
@@ -70,7 +78,7 @@ final class CommandFields {
             return defaultValue;
         }
         if (!value.isBoolean()) {
-            fail(field + " must be true or false, was " + value);
+            fail(field + " must be true or false, was " + JsonProblems.show(value));
             return defaultValue;
         }
         return value.booleanValue();
@@ -83,7 +91,7 @@ final class CommandFields {
             return List.of();
         }
         if (!value.isArray()) {
-            fail(field + " must be an array of integers, was " + value);
+            fail(field + " must be an array of integers, was " + JsonProblems.show(value));
             return List.of();
         }
         List<Integer> values = new ArrayList<>(value.size());
@@ -99,15 +107,17 @@ final class CommandFields {
             fail("reason is missing");
             return null;
         }
-        if (value.isTextual()) {
-            for (FinishReason reason : FinishReason.values()) {
-                if (reason.name().equals(value.textValue())) {
-                    return reason;
-                }
-            }
+        Optional<FinishReason> reason = EnumNames.parse(FinishReason.class, value);
+        if (reason.isPresent()) {
+            return reason.get();
         }
-        fail("reason must be \"STOPPED\" or \"LENGTH\", was " + value);
+        fail("reason must be " + EnumNames.quoted(FinishReason.class) + ", was " + JsonProblems.show(value));
         return null;
+    }
+
+    /** The command read, or an {@code InvalidCommand} when a field was bad (its placeholder values unused). */
+    EngineCommand build(EngineCommand command) {
+        return valid() ? command : invalid();
     }
 
     boolean valid() {
@@ -119,12 +129,9 @@ final class CommandFields {
     }
 
     private int toInt(String field, JsonNode value) {
-        if (!value.isIntegralNumber()) {
-            fail(field + " must be an integer, was " + value);
-            return 0;
-        }
-        if (!value.canConvertToInt()) {
-            fail(field + " is out of range: " + value);
+        Optional<String> problem = JsonProblems.integerProblem(field, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        if (problem.isPresent()) {
+            fail(problem.get());
             return 0;
         }
         return value.intValue();
@@ -132,7 +139,7 @@ final class CommandFields {
 
     private void fail(String message) {
         if (problem == null) {
-            problem = message;
+            problem = UnicodeText.escapeLoneSurrogates(message);
         }
     }
 
@@ -142,7 +149,7 @@ final class CommandFields {
             return null;
         }
         if (value.isTextual()) {
-            return value.textValue();
+            return UnicodeText.isWellFormed(value.textValue()) ? value.textValue() : null;
         }
         if (value.isIntegralNumber()) {
             return value.canConvertToLong() ? (Object) value.longValue() : value.bigIntegerValue();

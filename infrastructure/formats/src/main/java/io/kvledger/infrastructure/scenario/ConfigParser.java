@@ -3,6 +3,8 @@ package io.kvledger.infrastructure.scenario;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.infrastructure.json.EnumNames;
+import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -30,7 +32,7 @@ final class ConfigParser {
                 case "maxOffloadTokens" -> result.withMaxOffloadTokens(
                         value.isNull() ? null : intAtLeast("maxOffloadTokens", value, 0));
                 case "offloadPromptOnly" -> result.withOffloadPromptOnly(bool("offloadPromptOnly", value));
-                default -> throw new IllegalArgumentException("unknown config field " + field.getKey());
+                default -> throw new IllegalArgumentException("unknown config field " + io.kvledger.domain.UnicodeText.escapeLoneSurrogates(field.getKey()));
             };
         }
         return result;
@@ -38,25 +40,22 @@ final class ConfigParser {
 
     private static int intAtLeast(String field, JsonNode value, int min) {
         if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < min) {
-            throw new IllegalArgumentException("config field " + field + " must be an integer >= " + min + ", was " + value);
+            String problem = value.isIntegralNumber() && value.canConvertToInt()
+                    ? field + " must be an integer >= " + min + ", was " + value
+                    : JsonProblems.integerProblem(field, value, min, Integer.MAX_VALUE).orElseThrow();
+            throw new IllegalArgumentException("config field " + problem);
         }
         return value.intValue();
     }
 
     private static ReleasePolicy releasePolicy(JsonNode value) {
-        if (value.isTextual()) {
-            for (ReleasePolicy policy : ReleasePolicy.values()) {
-                if (policy.name().equals(value.textValue())) {
-                    return policy;
-                }
-            }
-        }
-        throw new IllegalArgumentException("config field releasePolicy must be \"FENCE\" or \"DELAY_FREE\", was " + value);
+        return EnumNames.parse(ReleasePolicy.class, value).orElseThrow(() -> new IllegalArgumentException(
+                "config field releasePolicy must be " + EnumNames.quoted(ReleasePolicy.class) + ", was " + JsonProblems.show(value)));
     }
 
     private static boolean bool(String field, JsonNode value) {
         if (!value.isBoolean()) {
-            throw new IllegalArgumentException("config field " + field + " must be true or false, was " + value);
+            throw new IllegalArgumentException("config field " + field + " must be true or false, was " + JsonProblems.show(value));
         }
         return value.booleanValue();
     }

@@ -11,7 +11,7 @@ public final class MalformedLineException extends Exception {
     }
 
     public MalformedLineException(long line, String reason, boolean configLine) {
-        super("line " + line + ": " + reason);
+        super("line " + line + ": " + io.kvledger.domain.UnicodeText.escapeLoneSurrogates(reason));
         this.line = line;
         this.configLine = configLine;
     }

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.scenario;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,6 +39,8 @@ public final class ScenarioReader {
             return lines.next();
         } catch (Utf8Lines.InvalidUtf8Exception e) {
             throw new MalformedLineException(e.line(), "not valid UTF-8");
+        } catch (Utf8Lines.LineTooLongException e) {
+            throw new MalformedLineException(e.line(), e.reason());
         }
     }
 
@@ -56,7 +59,7 @@ public final class ScenarioReader {
         try {
             node = EventJson.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new MalformedLineException(line, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new MalformedLineException(line, JsonProblems.parseFailure(text, e));
         }
         if (node == null || !node.isObject()) {
             throw new MalformedLineException(line, "not a JSON object");

@@ -1,19 +1,7 @@
 package io.kvledger.infrastructure.scenario;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kvledger.domain.command.AbortRequest;
-import io.kvledger.domain.command.AllocateBlocks;
-import io.kvledger.domain.command.AppendTokens;
-import io.kvledger.domain.command.CompleteTransfer;
-import io.kvledger.domain.command.ComputeTokens;
 import io.kvledger.domain.command.EngineCommand;
-import io.kvledger.domain.command.FinishRequest;
-import io.kvledger.domain.command.MatchPrefix;
-import io.kvledger.domain.command.PreemptRequest;
-import io.kvledger.domain.command.RegisterRequest;
-import io.kvledger.domain.command.RejectTokens;
-import io.kvledger.domain.command.ResetCache;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.json.EventJson;
 import java.io.IOException;
@@ -75,40 +63,12 @@ public final class ScenarioWriter {
     }
 
     static ObjectNode commandNode(EngineCommand command) {
+        CommandCodec<?> codec = CommandCodec.of(command)
+                .orElseThrow(() -> new IllegalArgumentException("no scenario line for " + command));
         ObjectNode node = EventJson.mapper().createObjectNode();
-        node.put("cmd", command.name());
-        if (command instanceof RegisterRequest c) {
-            node.put("requestId", c.requestId());
-            ints(node.putArray("promptTokens"), c.promptTokens());
-        } else if (command instanceof MatchPrefix c) {
-            node.put("requestId", c.requestId()).put("gpuHitTokens", c.gpuHitTokens());
-        } else if (command instanceof AllocateBlocks c) {
-            node.put("requestId", c.requestId());
-            ints(node.putArray("blockIds"), c.blockIds());
-            node.put("externalTokens", c.externalTokens());
-        } else if (command instanceof ComputeTokens c) {
-            node.put("requestId", c.requestId()).put("tokens", c.tokens());
-        } else if (command instanceof RejectTokens c) {
-            node.put("requestId", c.requestId()).put("tokens", c.tokens());
-        } else if (command instanceof AppendTokens c) {
-            node.put("requestId", c.requestId());
-            ints(node.putArray("tokens"), c.tokens());
-        } else if (command instanceof CompleteTransfer c) {
-            node.put("jobId", c.jobId()).put("success", c.success());
-        } else if (command instanceof PreemptRequest c) {
-            node.put("requestId", c.requestId());
-        } else if (command instanceof AbortRequest c) {
-            node.put("requestId", c.requestId());
-        } else if (command instanceof FinishRequest c) {
-            node.put("requestId", c.requestId()).put("reason", c.reason().name());
-        } else if (!(command instanceof ResetCache)) {
-            throw new IllegalArgumentException("no scenario line for " + command);
-        }
+        node.put("cmd", codec.name());
+        codec.writeFields(command, node);
         return node;
-    }
-
-    private static void ints(ArrayNode array, List<Integer> values) {
-        values.forEach(array::add);
     }
 
     private void line(ObjectNode node) {

@@ -231,7 +231,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             position = storeFile.write(encoder.bytes(), end);
         } catch (IOException e) {
             forcing.undo(end, e);
-            throw new EventStoreException("cannot append to " + file + ": " + e, e);
+            throw new EventStoreException("cannot append to " + file + ": "
+                    + (e.getMessage() == null ? "an I/O error" : e.getMessage()), e);
         }
         for (int i = 0; i < lines; i++) {
             index.add(offsets[i], aggregateIds[i], starts[i]);

@@ -52,7 +52,7 @@ final class StoreFile implements AutoCloseable {
             }
             channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new EventStoreException("cannot open the store " + path + ": " + e, e);
+            throw new EventStoreException("cannot open the store " + path + ": " + reason(e), e);
         }
         try {
             StoreFile file = new StoreFile(path, channel, lock(channel, path));
@@ -80,8 +80,25 @@ final class StoreFile implements AutoCloseable {
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new EventStoreException("cannot read the store " + path + ": " + e, e);
+            throw new EventStoreException("cannot read the store " + path + ": " + reason((IOException) e), e);
         }
+    }
+
+    /** An open-time failure in words: the file it concerns and what is wrong, not an exception's class. */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
+            return exists.getFile() + " exists and is not a directory";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException missing) {
+            return missing.getFile() + ": no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException denied) {
+            return denied.getFile() + ": permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fs) {
+            return fs.getFile() + ": " + (fs.getReason() == null ? "cannot be used" : fs.getReason());
+        }
+        return e.getMessage() == null ? "an I/O error" : e.getMessage();
     }
 
     record Opened(StoreFile file, StoreScan.Result scan, SnapshotFile.Loaded snapshot) {

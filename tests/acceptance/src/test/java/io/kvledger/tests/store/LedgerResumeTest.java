@@ -97,7 +97,7 @@ class LedgerResumeTest {
                 () -> FileStores.ledger(file, FsyncPolicy.ALWAYS, SteadyWorkload.CONFIG.withWorkers(2)));
 
         assertEquals(SteadyWorkload.CONFIG, e.stored());
-        assertTrue(e.getMessage().contains("engine engine is stored with"), e.getMessage());
+        assertTrue(e.getMessage().contains("the stored engine \"engine\" is configured with workers 1, the config given has workers 2"), e.getMessage());
         assertTrue(Arrays.equals(stored, Files.readAllBytes(file)));
         try (KvLedger ledger = FileStores.ledger(file, FsyncPolicy.ALWAYS)) {
             assertTrue(ledger.resumed(), "the failed ledger closed its store");
