@@ -2,12 +2,11 @@ package io.kvledger.domain;
 
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.rules.StoreOffer;
+import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import io.vavr.collection.Vector;
-import java.util.ArrayList;
-import java.util.List;
 
 /** The parts of the fold that follow one request through its end. */
 final class RequestFold {
@@ -36,11 +35,7 @@ final class RequestFold {
 
     /** Released blocks leave the table, in table order, one occurrence per released id. */
     static EngineState released(EngineState state, RequestState request, BlocksReleased event) {
-        List<Integer> remaining = new ArrayList<>(request.blockTable().asJava());
-        for (Integer block : event.blockIds()) {
-            remaining.remove(block);
-        }
-        Vector<Integer> table = Vector.ofAll(remaining);
+        Vector<Integer> table = BlockCounts.remove(request.blockTable(), event.blockIds());
         return settle(state.withRequest(request.withBlockTable(table)), event.requestId());
     }
 

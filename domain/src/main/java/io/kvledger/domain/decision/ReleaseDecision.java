@@ -2,6 +2,7 @@ package io.kvledger.domain.decision;
 
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
@@ -45,9 +46,10 @@ final class ReleaseDecision {
                 beingLoaded.addAll(job.blockIds());
             }
         }
+        BlockCounts loading = BlockCounts.of(beingLoaded, beingLoaded.size());
         List<Integer> released = new ArrayList<>(request.blockTable().size());
         for (Integer block : request.blockTable()) {
-            if (!beingLoaded.remove(block)) {
+            if (loading.isEmpty() || !loading.takeOne(block)) {
                 released.add(block);
             }
         }

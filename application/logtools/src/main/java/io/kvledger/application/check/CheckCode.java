@@ -14,6 +14,8 @@ public enum CheckCode implements FindingCode {
     REPLAY_MISMATCH,
     /** No event for many simulated steps while work is pending. */
     STALLED,
+    /** No request finished or was aborted for many simulated steps while some are live (a livelock). */
+    NO_PROGRESS,
     /** The engine threw while deciding a command. */
     EXCEPTION,
     /** The host's forward pass writes a block a transfer still reads or writes. */

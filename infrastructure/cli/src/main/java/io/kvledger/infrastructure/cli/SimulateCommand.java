@@ -53,6 +53,14 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--release", paramLabel = "POLICY", description = "FENCE or DELAY_FREE (default ${DEFAULT-VALUE}).")
     ReleasePolicy release = SimulationOptions.DEFAULTS.releasePolicy();
 
+    @Option(names = "--request-tokens", paramLabel = "T",
+            description = "The longest a request gets; prompt and output lengths scale with it (default ${DEFAULT-VALUE}).")
+    int requestTokens = SimulationOptions.DEFAULTS.requestTokens();
+
+    @Option(names = "--gpu-blocks", paramLabel = "N",
+            description = "GPU blocks of the simulated host (default 0: four longest requests' worth).")
+    int gpuBlocks = SimulationOptions.DEFAULTS.gpuBlockLimit();
+
     @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
     Path output;
 
@@ -67,7 +75,8 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         SimulationOptions options;
         try {
-            options = new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, release, resetRate);
+            options = new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, release, resetRate,
+                    requestTokens, gpuBlocks);
         } catch (IllegalArgumentException e) {
             return Cli.fail(e.getMessage());
         }

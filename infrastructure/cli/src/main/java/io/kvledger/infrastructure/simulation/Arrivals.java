@@ -24,7 +24,7 @@ final class Arrivals {
         this.random = random;
         this.options = options;
         for (int f = 0; f < FAMILIES; f++) {
-            systemPrompts.add(tokens(16 + random.nextInt(144)));
+            systemPrompts.add(tokens(options.scaled(16 + random.nextInt(144))));
         }
     }
 
@@ -48,7 +48,7 @@ final class Arrivals {
     SimRequest next(long now) {
         String id = "req-" + arrived++;
         List<Integer> prompt = prompt();
-        int output = 1 + Math.min(127, (int) (-24 * Math.log(1 - random.nextDouble())));
+        int output = options.scaled(1 + Math.min(127, (int) (-24 * Math.log(1 - random.nextDouble()))));
         int drafts = random.nextDouble() < 0.3 ? 1 + random.nextInt(3) : 0;
         boolean reportsLast = random.nextBoolean();
         long abortAt = random.nextDouble() < options.abortRate() ? now + random.nextInt(30) : -1;
@@ -62,7 +62,7 @@ final class Arrivals {
             prompt = new ArrayList<>(recentPrompts.get(random.nextInt(recentPrompts.size())));
         } else {
             prompt = new ArrayList<>(kind < 0.75 ? systemPrompts.get(random.nextInt(FAMILIES)) : List.of());
-            prompt.addAll(tokens(1 + random.nextInt(160)));
+            prompt.addAll(tokens(options.scaled(1 + random.nextInt(160))));
         }
         if (recentPrompts.size() < 32) {
             recentPrompts.add(prompt);

@@ -28,12 +28,16 @@ final class Scheduler {
 
     private static final int WAITING_LIMIT = 48;
     private static final double STOP_TOKEN_RATE = 0.02;
+    /** Preemptions without pressure one request may get: beyond this it is left to run, so it always ends. */
+    static final int UNFORCED_PREEMPTIONS = 2;
 
     private final SimulatedHost host;
     private final SimulationOptions options;
     private final SplittableRandom random;
     private final Arrivals arrivals;
     private List<EngineCommand> step;
+    /** Whether this step preempted a request to make room (vLLM then admits nobody in this step). */
+    private boolean preemptedForRoom;
 
     Scheduler(SimulatedHost host, SplittableRandom random, Arrivals arrivals) {
         this.host = host;
@@ -44,6 +48,7 @@ final class Scheduler {
 
     List<EngineCommand> plan(long now) {
         step = new ArrayList<>();
+        preemptedForRoom = false;
         List<SimRequest> live = new ArrayList<>(host.requests.values());
         live.forEach(this::admit);
         step.addAll(host.workers.arriving(now));
@@ -62,7 +67,11 @@ final class Scheduler {
         if (random.nextDouble() < options.preemptRate()) {
             List<SimRequest> running = live.stream().filter(SimRequest::isRunning).toList();
             if (!running.isEmpty()) {
-                preempt(running.get(random.nextInt(running.size())));
+                SimRequest chosen = running.get(random.nextInt(running.size()));
+                if (chosen.unforcedPreemptions < UNFORCED_PREEMPTIONS) {
+                    chosen.unforcedPreemptions++;
+                    preempt(chosen);
+                }
             }
         }
         forwardPass(live);
@@ -173,14 +182,25 @@ final class Scheduler {
         }
     }
 
+    /**
+     * Makes room for a request that cannot get its blocks, as vLLM's scheduler does: the youngest running
+     * request that has not computed in this step gives way. When none younger can and no other request
+     * runs (so no one will finish and free blocks), the starved request preempts itself, letting go of
+     * its blocks for the admissions and transfers that hold the rest of the pool.
+     */
     private void preemptYoungestOther(List<SimRequest> live, SimRequest starved) {
         for (int i = live.size() - 1; i >= 0; i--) {
             SimRequest candidate = live.get(i);
             if (candidate == starved) {
+                if (live.stream().noneMatch(other -> other != starved && other.isRunning())) {
+                    preemptedForRoom = true;
+                    preempt(starved);
+                }
                 return; // only younger requests give way
             }
             boolean computedThisStep = host.computes.stream().anyMatch(compute -> compute.request() == candidate);
             if (candidate.isRunning() && !computedThisStep) {
+                preemptedForRoom = true;
                 preempt(candidate);
                 return;
             }
@@ -195,6 +215,11 @@ final class Scheduler {
 
     /** Lookups for admission at the next step, with the GPU prefix hits the host's cache has. */
     private void lookups(List<SimRequest> live) {
+        if (preemptedForRoom) {
+            // vLLM admits no waiting request in a step that preempted: a lookup now would take GPU hits on
+            // the very blocks the preemption frees, and the preempted requests would crowd out the starved one.
+            return;
+        }
         int admitted = 0;
         for (SimRequest request : live) {
             if (!request.terminalSent && (request.status == RequestStatus.RUNNING || request.status == RequestStatus.LOADING
@@ -233,6 +258,11 @@ final class Scheduler {
             SimRequest request = arrivals.next(now);
             host.requests.put(request.id, request);
             step.add(new RegisterRequest(request.id, List.copyOf(request.tokens)));
+            if (request.mostBlocks(host.blockSize) > host.pool.size()) {
+                step.add(new AbortRequest(request.id)); // it can never fit the GPU pool: refused at once
+                request.terminalSent = true;
+                host.refused++;
+            }
         }
     }
 }

@@ -41,6 +41,8 @@ final class SimRequest {
     Admission admission;
     boolean terminalSent;
     int indexedBlocks;
+    /** Times it was preempted without pressure (the workload's random preemptions). */
+    int unforcedPreemptions;
 
     SimRequest(String id, List<Integer> prompt, int outputTarget, int drafts, boolean reportsLast, long abortAt) {
         this.id = id;
@@ -63,6 +65,11 @@ final class SimRequest {
             prefixHashes.add(PrefixHashes.next(previous, tokens, next, blockSize));
         }
         return prefixHashes.get(block);
+    }
+
+    /** The most GPU blocks it can hold at once: its longest token count with drafts, and a lookahead block. */
+    int mostBlocks(int blockSize) {
+        return (tokens.size() + outputTarget + drafts + blockSize - 1) / blockSize + 1;
     }
 
     boolean isAdmittable() {

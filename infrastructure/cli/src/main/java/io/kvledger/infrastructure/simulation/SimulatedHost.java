@@ -41,6 +41,8 @@ final class SimulatedHost {
     /** Live requests in arrival order (an insertion-ordered map: iteration never depends on hashing). */
     final Map<String, SimRequest> requests = new LinkedHashMap<>();
     final List<Compute> computes = new ArrayList<>();
+    /** Requests refused at arrival because they can never fit the GPU pool. */
+    long refused;
 
     SimulatedHost(SimulationOptions options, int blockSize, Workers workers) {
         this.options = options;

@@ -13,12 +13,23 @@ import java.util.SplittableRandom;
  * @param preemptRate chance per scheduler step of preempting a running request without pressure
  * @param failRate    chance that one worker's completion reports failure
  * @param resetRate   chance per scheduler step of a ResetCache
+ * @param requestTokens the longest a request gets (prompt, output, drafts and lookahead); prompt and output
+ *                    lengths scale with it (512, the default, gives the original workload)
+ * @param gpuBlockLimit GPU blocks of the simulated host, or 0 for {@code 4 * requestTokens / B}; fewer than one
+ *                    request needs makes the host refuse that request, as vLLM refuses one longer than the model fits
  */
 public record SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
-                                int workers, ReleasePolicy releasePolicy, double resetRate) {
+                                int workers, ReleasePolicy releasePolicy, double resetRate, int requestTokens,
+                                int gpuBlockLimit) {
 
     public static final SimulationOptions DEFAULTS =
             new SimulationOptions(1000, 1, 0.1, 0.02, 0.02, 2, ReleasePolicy.FENCE, 0.0005);
+
+    /** The default request sizes and GPU pool. */
+    public SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
+                             int workers, ReleasePolicy releasePolicy, double resetRate) {
+        this(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate, 512, 0);
+    }
 
     public SimulationOptions {
         if (requests < 0) {
@@ -30,6 +41,12 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         requireRate("reset-rate", resetRate);
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be >= 1, was " + workers);
+        }
+        if (requestTokens < 16) {
+            throw new IllegalArgumentException("request-tokens must be >= 16, was " + requestTokens);
+        }
+        if (gpuBlockLimit < 0) {
+            throw new IllegalArgumentException("gpu-blocks must be >= 0, was " + gpuBlockLimit);
         }
     }
 
@@ -48,7 +65,7 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
 
     /** GPU blocks the simulated host has: enough for a few long requests, few enough that blocks are reused soon. */
     public int gpuBlocks() {
-        return 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
+        return gpuBlockLimit > 0 ? gpuBlockLimit : 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
     }
 
     /** Tokens one scheduler step may compute. */
@@ -63,7 +80,12 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
 
     /** The longest a request gets: prompt, output, draft tokens and lookahead fit in a quarter of the pool. */
     public int maxRequestTokens() {
-        return 512;
+        return requestTokens;
+    }
+
+    /** A length of the default workload (made for 512-token requests) scaled to {@link #requestTokens}, at least 1. */
+    int scaled(int length) {
+        return requestTokens == 512 ? length : Math.max(1, (int) ((long) length * requestTokens / 512));
     }
 
     /** A random generator for the workload, independent of the one the geometry is drawn from. */
@@ -84,14 +106,32 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
     }
 
     public SimulationOptions withRequests(int value) {
-        return new SimulationOptions(value, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate);
+        return new SimulationOptions(value, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                requestTokens, gpuBlockLimit);
     }
 
     public SimulationOptions withSeed(long value) {
-        return new SimulationOptions(requests, value, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate);
+        return new SimulationOptions(requests, value, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                requestTokens, gpuBlockLimit);
+    }
+
+    public SimulationOptions withRequestTokens(int value) {
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                value, gpuBlockLimit);
+    }
+
+    public SimulationOptions withGpuBlocks(int value) {
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                requestTokens, value);
+    }
+
+    public SimulationOptions withPreemptRate(double value) {
+        return new SimulationOptions(requests, seed, abortRate, value, failRate, workers, releasePolicy, resetRate,
+                requestTokens, gpuBlockLimit);
     }
 
     public SimulationOptions withReleasePolicy(ReleasePolicy value) {
-        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, value, resetRate);
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, value, resetRate,
+                requestTokens, gpuBlockLimit);
     }
 }

@@ -37,6 +37,8 @@ public final class SimulationSummary {
     long flushes;
     long storesDeferred;
     long chunksEvicted;
+    /** Requests refused at arrival (they can never fit the GPU pool), registered and aborted at once. */
+    long refused;
     final Map<String, Long> rejections = new TreeMap<>();
     long nanos;
     private final Map<Long, Integer> loadSizes = new HashMap<>();
@@ -88,6 +90,7 @@ public final class SimulationSummary {
     public long flushes() { return flushes; }
     public long storesDeferred() { return storesDeferred; }
     public long chunksEvicted() { return chunksEvicted; }
+    public long refused() { return refused; }
     public Map<String, Long> rejections() { return Map.copyOf(rejections); }
 
     public long rejectionCount() {
@@ -100,14 +103,15 @@ public final class SimulationSummary {
 
     public String text(long seed) {
         return String.format(java.util.Locale.ROOT,
-                "simulated %d requests (seed %d): %d finished, %d aborted, %d preemptions%n"
+                "simulated %d requests (seed %d): %d finished, %d aborted%s, %d preemptions%n"
                         + "steps %d, commands %d, events %d%n"
                         + "jobs %d (%d stores, %d loads), chunks stored %d, chunks loaded %d%n"
                         + "flushes %d, stores deferred %d, chunks evicted %d%n"
                         + "rejections %d %s%n"
                         + "violations 0%n"
                         + "%.1f s, %.0f events/s%n",
-                requests, seed, finished, aborted, preemptions, steps, commands, events,
+                requests, seed, finished, aborted, refused == 0 ? "" : " (" + refused + " refused: too long for the GPU pool)",
+                preemptions, steps, commands, events,
                 storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
                 flushes, storesDeferred, chunksEvicted, rejectionCount(), rejections,
                 seconds(), events / Math.max(seconds(), 1e-9));

@@ -12,6 +12,8 @@ import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.RequestAborted;
+import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +39,8 @@ public final class Simulator {
     }
 
     private static final int STALL_STEPS = 20_000;
+    /** Steps with requests live but none ending, after which the run is stuck (a livelock) and stops. */
+    static final int PROGRESS_STEPS = 5_000;
     private static final int FULL_REPLAY_EVERY = 512;
 
     private final SimulationOptions options;
@@ -84,6 +88,7 @@ public final class Simulator {
             summary.count(configured);
             fail(0, checks.check(++seq, configured));
             long quietSince = 0;
+            long lastEnd = 0;
             for (long now = 1; !(summary.requests == options.requests() && host.idle()
                     && ledger.state().jobs().isEmpty()); now++) {
                 List<EngineCommand> commands = scheduler.plan(now);
@@ -97,6 +102,9 @@ public final class Simulator {
                     findings.addAll(checks.check(++seq, event));
                     host.observe(event, now);
                     summary.count(event);
+                    if (event instanceof RequestFinished || event instanceof RequestAborted) {
+                        lastEnd = now;
+                    }
                 }
                 findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
                 host.checks.at(seq);
@@ -111,9 +119,16 @@ public final class Simulator {
                 if (now - quietSince > STALL_STEPS) {
                     fail(now, List.of(new Finding(seq, CheckCode.STALLED, null, "no event for " + STALL_STEPS + " steps")));
                 }
+                if (host.requests.isEmpty()) {
+                    lastEnd = now;
+                } else if (now - lastEnd > PROGRESS_STEPS) {
+                    fail(now, List.of(new Finding(seq, CheckCode.NO_PROGRESS, null, "no request finished or was aborted in "
+                            + PROGRESS_STEPS + " steps while " + host.requests.size() + " are live")));
+                }
             }
             replayEqualsLive(rules.state(), ledger.state(), 0, seq, new ArrayList<>());
         }
+        summary.refused = host.refused;
         summary.nanos = System.nanoTime() - start;
         return summary;
     }

@@ -31,7 +31,10 @@ public final class Utf8Lines {
     private final byte[] readAhead = new byte[READ_BYTES];
     private int position;
     private int limit;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
+    private final LineBuffer buffer = new LineBuffer();
+    private int lineStart;
+    private int lineEnd;
+    private boolean ascii;
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -102,8 +105,54 @@ public final class Utf8Lines {
      * @throws InvalidUtf8Exception when the line is not valid UTF-8
      */
     public String next() throws IOException {
-        if (ended) {
+        if (!advance()) {
             return null;
+        }
+        return text();
+    }
+
+    /** The line last advanced to, as text. */
+    public String text() {
+        return new String(buffer.bytes(), lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
+    }
+
+    /** The bytes of the line last advanced to (a shared buffer: read them before advancing again). */
+    public byte[] bytes() {
+        return buffer.bytes();
+    }
+
+    /** Where the line's bytes start in {@link #bytes()}: after a byte order mark on line 1. */
+    public int offset() {
+        return lineStart;
+    }
+
+    /** The line's length in bytes, without its CR or LF. */
+    public int length() {
+        return lineEnd - lineStart;
+    }
+
+    /** Whether the line holds only whitespace, as {@link String#isBlank()} says. */
+    public boolean isBlank() {
+        if (!ascii) {
+            return text().isBlank();
+        }
+        byte[] bytes = buffer.bytes();
+        for (int i = lineStart; i < lineEnd; i++) {
+            if (!Character.isWhitespace(bytes[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Moves to the next line, checked to be valid UTF-8 without copying it; {@code false} at the end.
+     *
+     * @throws InvalidUtf8Exception when the line is not valid UTF-8
+     */
+    public boolean advance() throws IOException {
+        if (ended) {
+            return false;
         }
         buffer.reset();
         boolean newline = false;
@@ -112,7 +161,7 @@ public final class Utf8Lines {
             if (position == limit && !fill()) {
                 ended = true;
                 if (buffer.size() == 0) {
-                    return null;
+                    return false;
                 }
                 break;
             }
@@ -134,16 +183,41 @@ public final class Utf8Lines {
         }
         consumed += lineBytes;
         number++;
-        byte[] bytes = buffer.toByteArray();
-        int length = bytes.length;
+        byte[] bytes = buffer.bytes();
+        int length = buffer.size();
         if (length > 0 && bytes[length - 1] == '\r') {
             length--;
         }
-        try {
-            String text = decoder.reset().decode(ByteBuffer.wrap(bytes, 0, length)).toString();
-            return number == 1 && text.startsWith("\uFEFF") ? text.substring(1) : text;
-        } catch (CharacterCodingException e) {
-            throw new InvalidUtf8Exception(number);
+        lineStart = 0;
+        lineEnd = length;
+        ascii = true;
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] < 0) {
+                ascii = false;
+                break;
+            }
+        }
+        if (!ascii) {
+            try {
+                decoder.reset().decode(ByteBuffer.wrap(bytes, 0, length)); // only to check it; most lines are ASCII
+            } catch (CharacterCodingException e) {
+                throw new InvalidUtf8Exception(number);
+            }
+            if (number == 1 && length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
+                lineStart = 3; // a byte order mark
+            }
+        }
+        return true;
+    }
+
+    /** The bytes of the line being read, without a copy per line. */
+    private static final class LineBuffer extends ByteArrayOutputStream {
+        LineBuffer() {
+            super(256);
+        }
+
+        byte[] bytes() {
+            return buf;
         }
     }
 

@@ -1,15 +1,11 @@
 package io.kvledger.infrastructure.log;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
 import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.json.Utf8Lines;
 import java.io.IOException;
@@ -25,10 +21,6 @@ import java.util.Optional;
  * Unknown types and extra fields are accepted. Lines of older revisions are upcast first.
  */
 public final class EventLogReader {
-
-    private static final ObjectMapper LENIENT = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
 
     private final Utf8Lines lines;
     private long lastSeq;
@@ -60,10 +52,9 @@ public final class EventLogReader {
 
     /** The next entry, or {@code null} at the end. */
     public LogEntry next() throws IOException, MalformedLogException {
-        String text;
-        while ((text = nextText()) != null) {
-            if (!text.isBlank()) {
-                return parse(lines.number(), text);
+        while (advance()) {
+            if (!lines.isBlank()) {
+                return parse(lines.number());
             }
         }
         if (first) {
@@ -72,22 +63,23 @@ public final class EventLogReader {
         return null;
     }
 
-    private String nextText() throws IOException, MalformedLogException {
+    private boolean advance() throws IOException, MalformedLogException {
         try {
-            return lines.next();
+            return lines.advance();
         } catch (Utf8Lines.InvalidUtf8Exception e) {
             throw new MalformedLogException(e.line(), "not valid UTF-8");
-        } catch (Utf8Lines.LineTooLongException e) {
-            throw new MalformedLogException(e.line(), e.reason());
         }
     }
 
-    private LogEntry parse(long line, String text) throws MalformedLogException {
+    private LogEntry parse(long line) throws MalformedLogException {
         JsonNode node;
         try {
-            node = EventJson.mapper().readTree(text);
+            // Straight from the line's bytes: no String and no char copy of it.
+            node = EventJson.mapper().readTree(lines.bytes(), lines.offset(), lines.length());
         } catch (JsonProcessingException e) {
-            throw new MalformedLogException(line, JsonProblems.parseFailure(text, e));
+            throw new MalformedLogException(line, JsonProblems.parseFailure(lines.text(), e));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array cannot fail to be read
         }
         if (node == null || !node.isObject()) {
             throw new MalformedLogException(line, "not a JSON object");
@@ -136,19 +128,9 @@ public final class EventLogReader {
     }
 
     private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
-        Optional<Class<? extends EngineEvent>> eventClass = EventTypes.classOf(type);
-        if (eventClass.isEmpty()) {
-            return null;
-        }
-        ObjectNode fields = node.deepCopy();
-        fields.remove("seq");
-        fields.remove("type");
-        fields.remove("envelope");
         EngineEvent event;
         try {
-            event = LENIENT.treeToValue(fields, eventClass.get());
-        } catch (JsonProcessingException e) {
-            throw new MalformedLogException(line, type + " cannot be read: " + JsonProblems.bindFailure(e));
+            event = EventDecoders.decode(type, node);
         } catch (IllegalArgumentException e) {
             throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
         }

@@ -11,6 +11,11 @@ import static io.kvledger.infrastructure.log.FieldKind.STRING;
 import static io.kvledger.infrastructure.log.FieldKind.STRING_ARRAY;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.domain.command.FinishReason;
+import io.kvledger.domain.config.ReleasePolicy;
+import io.kvledger.domain.event.DeferReason;
+import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.domain.event.StoreDeferReason;
 import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,13 +39,13 @@ public final class EventSchema {
         Field requestId = field("requestId", STRING);
         Field jobId = field("jobId", LONG);
         define("EngineConfigured", field("gpuBlockSize", INT), field("blocksPerChunk", INT), field("workers", INT),
-                field("cpuCapacityChunks", INT), choice("releasePolicy", "FENCE", "DELAY_FREE"),
+                field("cpuCapacityChunks", INT), choice("releasePolicy", ReleasePolicy.class),
                 field("maxOffloadTokens", NULLABLE_INT), field("offloadPromptOnly", BOOLEAN));
         define("RequestRegistered", requestId, field("promptLength", INT), field("promptTokens", INT_ARRAY));
         define("PrefixMatched", requestId, field("gpuHitTokens", INT), field("externalTokens", INT),
                 field("hitChunks", INT_ARRAY));
         define("PrefixMatchDeferred", requestId, field("gpuHitTokens", INT),
-                choice("reason", "TRANSFER_IN_FLIGHT", "CHUNK_WRITE_IN_FLIGHT", "CHUNK_BEING_LOADED"));
+                choice("reason", DeferReason.class));
         define("BlocksAllocated", requestId, field("blockIds", INT_ARRAY), field("externalTokens", INT));
         define("LoadJobScheduled", jobId, requestId, field("chunkIndices", INT_ARRAY), field("keys", STRING_ARRAY),
                 field("blockIds", INT_ARRAY));
@@ -49,7 +54,7 @@ public final class EventSchema {
         define("TokensAppended", requestId, field("numTokens", INT), field("tokens", INT_ARRAY));
         define("StoreJobScheduled", jobId, requestId, field("chunkIndices", INT_ARRAY), field("keys", STRING_ARRAY),
                 field("blockIds", INT_ARRAY));
-        define("StoreDeferred", requestId, field("chunkIndices", INT_ARRAY), choice("reason", "TIER_FULL"));
+        define("StoreDeferred", requestId, field("chunkIndices", INT_ARRAY), choice("reason", StoreDeferReason.class));
         define("StoreJobCompleted", jobId, requestId, field("success", BOOLEAN));
         define("LoadJobCompleted", jobId, requestId, field("success", BOOLEAN));
         define("TransferAcknowledged", jobId, requestId, field("success", BOOLEAN));
@@ -58,12 +63,11 @@ public final class EventSchema {
         define("FlushRequired", field("jobIds", LONG_ARRAY), field("blockIds", INT_ARRAY));
         define("RequestPreempted", requestId);
         define("RequestAborted", requestId);
-        define("RequestFinished", requestId, choice("reason", "STOPPED", "LENGTH"));
+        define("RequestFinished", requestId, choice("reason", FinishReason.class));
         define("BlocksReleased", requestId, field("blockIds", INT_ARRAY));
         define("CacheReset", field("staleBelowJobId", LONG));
         define("CommandRejected", field("line", LONG), field("cmd", STRING),
-                choice("code", "INVALID_ARGUMENT", "UNKNOWN_REQUEST", "DUPLICATE_REQUEST", "REQUEST_TERMINATED",
-                        "INVALID_STATE", "UNKNOWN_JOB", "STALE_JOB", "JOB_ALREADY_COMPLETE"),
+                choice("code", RejectionCode.class),
                 field("message", STRING));
     }
 
@@ -104,8 +108,9 @@ public final class EventSchema {
         return new Field(name, kind, List.of());
     }
 
-    private static Field choice(String name, String... allowed) {
-        return new Field(name, ENUM, Arrays.asList(allowed));
+    /** The allowed names are the enum's own, in its order, so a new constant is accepted where it is read. */
+    private static Field choice(String name, Class<? extends Enum<?>> values) {
+        return new Field(name, ENUM, Arrays.stream(values.getEnumConstants()).map(Enum::name).toList());
     }
 
     static Map<String, List<String>> requiredFieldNames() {

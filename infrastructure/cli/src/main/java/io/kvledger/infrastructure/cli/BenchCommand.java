@@ -1,0 +1,177 @@
+package io.kvledger.infrastructure.cli;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.kvledger.application.audit.Auditor;
+import io.kvledger.application.engine.StepEntry;
+import io.kvledger.application.replay.LogFold;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.simulation.SimulationOptions;
+import io.kvledger.infrastructure.simulation.SimulationSummary;
+import io.kvledger.infrastructure.simulation.Simulator;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Measures, in one process on one file, what the log tools cost beside a raw parse of their input:
+ * a Jackson streaming parse of every token (numbers decoded, strings made), the audit's and replay's
+ * read-and-fold, and a simulation. Ratios taken in one run hold on a loaded machine where absolute
+ * figures do not.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Times a raw Jackson parse, audit and replay of LOG in one process, and a simulation;",
+                "prints each time, events per second and the ratio to the parse."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:measured", "2:malformed input or a missing file"})
+final class BenchCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "LOG", description = "Event log, JSON Lines (contract section 3).")
+    Path file;
+
+    @Option(names = "--rounds", paramLabel = "K", description = "Rounds of parse, audit and replay; the last is reported (default ${DEFAULT-VALUE}).")
+    int rounds = 2;
+
+    @Option(names = "--simulate", paramLabel = "N", description = "Requests to simulate (seed 1); 0 skips it (default ${DEFAULT-VALUE}).")
+    int simulate = 2000;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = Cli.stdoutWriter();
+        try {
+            long bytes = Files.size(file);
+            double[] parse = new double[2];
+            double[] audit = new double[2];
+            double[] replay = new double[2];
+            long events = 0;
+            long tokens = 0;
+            for (int round = 1; round <= Math.max(1, rounds); round++) {
+                Clock clock = new Clock();
+                tokens = parse(file);
+                parse = clock.lap();
+                events = audit(file);
+                audit = clock.lap();
+                replay(file);
+                replay = clock.lap();
+                out.printf(Locale.ROOT, "round %d: parse %.3f s, audit %.3f s, replay %.3f s (wall; thread CPU %.3f, %.3f, %.3f)%n",
+                        round, parse[0], audit[0], replay[0], parse[1], audit[1], replay[1]);
+                out.flush();
+            }
+            out.printf(Locale.ROOT, "file %s: %d events, %d bytes, %d tokens; last round:%n", file, events, bytes, tokens);
+            out.printf(Locale.ROOT, "%-17s %10s %14s %12s %14s%n", "", "wall", "events/s", "CPU", "ratio (CPU)");
+            row(out, "parse", parse, events, parse);
+            row(out, "audit", audit, events, parse);
+            row(out, "replay", replay, events, parse);
+            if (simulate > 0) {
+                long start = System.nanoTime();
+                SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).run(new Discard());
+                double seconds = seconds(start);
+                out.printf(Locale.ROOT, "simulate %-8s %8.3f s  %10.0f events/s  (%d requests, %d events, every step checked)%n",
+                        "", seconds, summary.events() / seconds, simulate, summary.events());
+            }
+            return 0;
+        } catch (NoSuchFileException e) {
+            return Cli.fail("cannot read " + e.getFile() + ": no such file");
+        } catch (MalformedLogException e) {
+            return Cli.fail(file + ": " + e.getMessage());
+        } finally {
+            out.flush();
+        }
+    }
+
+    private static void row(PrintWriter out, String name, double[] seconds, long events, double[] parse) {
+        out.printf(Locale.ROOT, "%-17s %8.3f s  %10.0f events/s  %8.3f s  %5.2fx parse (wall %.2fx)%n", name,
+                seconds[0], events / seconds[0], seconds[1], seconds[1] / parse[1], seconds[0] / parse[0]);
+    }
+
+    /**
+     * Wall time and this thread's CPU time between laps. On a machine shared with other work the CPU time
+     * is the steadier figure: wall time counts the waits for a core.
+     */
+    private static final class Clock {
+        private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        private long wall = System.nanoTime();
+        private long cpu = threads.getCurrentThreadCpuTime();
+
+        double[] lap() {
+            long nowWall = System.nanoTime();
+            long nowCpu = threads.getCurrentThreadCpuTime();
+            double[] lap = {(nowWall - wall) / 1e9, (nowCpu - cpu) / 1e9};
+            wall = nowWall;
+            cpu = nowCpu;
+            return lap;
+        }
+    }
+
+    /** Every token read, numbers decoded and strings made: the least any reader of the file must do. */
+    static long parse(Path file) throws IOException {
+        long tokens = 0;
+        long sink = 0;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+             JsonParser parser = new JsonFactory().createParser(in)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                tokens++;
+                switch (token) {
+                    case FIELD_NAME -> sink += parser.currentName().length();
+                    case VALUE_STRING -> sink += parser.getText().length();
+                    case VALUE_NUMBER_INT -> sink += parser.getNumberValue().longValue();
+                    case VALUE_NUMBER_FLOAT -> sink += (long) parser.getDoubleValue();
+                    default -> sink++;
+                }
+            }
+        }
+        return sink == Long.MIN_VALUE ? -tokens : tokens;
+    }
+
+    private static long audit(Path file) throws IOException, MalformedLogException {
+        Auditor auditor = new Auditor();
+        long events = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            EventLogReader reader = new EventLogReader(in);
+            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                auditor.check(entry.seq(), entry.event());
+                events++;
+            }
+        }
+        return events;
+    }
+
+    private static void replay(Path file) throws IOException, MalformedLogException {
+        LogFold fold = new LogFold();
+        try (InputStream in = Files.newInputStream(file)) {
+            EventLogReader reader = new EventLogReader(in);
+            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                fold.apply(entry.seq(), entry.event());
+            }
+        }
+    }
+
+    private static double seconds(long start) {
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static final class Discard implements Simulator.Listener {
+        @Override
+        public void configured(EngineConfigured configured) {
+        }
+
+        @Override
+        public void step(List<StepEntry> entries, List<EngineEvent> events) {
+        }
+    }
+}
