@@ -5,14 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kvledger.application.audit.AuditCode;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.check.Finding;
-import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.config.ReleasePolicy;
-import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.scenario.ScenarioWriter;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
-import io.kvledger.infrastructure.simulation.Simulator;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -80,20 +75,6 @@ class EngineMutantsTest {
     private static Scenario scenario(long seed) throws Exception {
         SimulationOptions options = new SimulationOptions(REQUESTS, seed, 0.15, 0.05, 0.08, 2,
                 seed % 2 == 0 ? ReleasePolicy.DELAY_FREE : ReleasePolicy.FENCE, 0.01);
-        StringWriter text = new StringWriter();
-        new Simulator(options).run(new Simulator.Listener() {
-            private ScenarioWriter writer;
-
-            @Override
-            public void configured(EngineConfigured configured) {
-                writer = new ScenarioWriter(text, configured.config());
-            }
-
-            @Override
-            public void step(List<StepEntry> entries, List<EngineEvent> events) {
-                entries.forEach(entry -> writer.write(entry.command()));
-            }
-        });
-        return Scenario.parse(text.toString());
+        return ShrinkerTest.simulatedScenario(options);
     }
 }

@@ -120,8 +120,12 @@ class ShrinkerTest {
 
     /** The commands a simulation sends, as a scenario. */
     static Scenario simulatedScenario(int requests, long seed) throws Exception {
+        return simulatedScenario(SimulationOptions.DEFAULTS.withRequests(requests).withSeed(seed));
+    }
+
+    /** The commands a simulation with {@code options} sends, as a scenario. */
+    static Scenario simulatedScenario(SimulationOptions options) throws Exception {
         StringWriter text = new StringWriter();
-        SimulationOptions options = SimulationOptions.DEFAULTS.withRequests(requests).withSeed(seed);
         new Simulator(options).run(new Simulator.Listener() {
             private ScenarioWriter writer;
 

@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.Finding;
-import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.ReleasePolicy;
-import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
-import io.kvledger.domain.state.EngineState;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -55,53 +52,14 @@ class HostChecksBiteTest {
     }
 
     private static void simulateWith(SimulationOptions options, Predicate<EngineEvent> dropped) {
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> new Dropping(Simulator.ledger(config), dropped))
+        new Simulator(options, () -> (seq, event) -> List.of(), config -> dropping(Simulator.ledger(config), dropped))
                 .run(new Discard());
     }
 
     /** The real engine, with some events left out of what the host sees. */
-    private record Dropping(KvLedger real, Predicate<EngineEvent> dropped) implements KvLedger {
-
-        @Override
-        public EngineConfigured configured() {
-            return real.configured();
-        }
-
-        @Override
-        public StepResult stepEntries(List<StepEntry> entries) {
-            StepResult result = real.stepEntries(entries);
-            return new StepResult(result.events().stream().filter(dropped.negate()).toList(), result.state());
-        }
-
-        @Override
-        public EngineState state() {
-            return real.state();
-        }
-
-        @Override
-        public String engineId() {
-            return real.engineId();
-        }
-
-        @Override
-        public boolean resumed() {
-            return real.resumed();
-        }
-
-        @Override
-        public void close() {
-            real.close();
-        }
-    }
-
-    private static final class Discard implements Simulator.Listener {
-        @Override
-        public void configured(EngineConfigured configured) {
-        }
-
-        @Override
-        public void step(List<StepEntry> entries, List<EngineEvent> events) {
-        }
+    private static KvLedger dropping(KvLedger real, Predicate<EngineEvent> dropped) {
+        return new RewrittenLedger(real, entries -> entries,
+                result -> new StepResult(result.events().stream().filter(dropped.negate()).toList(), result.state()));
     }
 
 }

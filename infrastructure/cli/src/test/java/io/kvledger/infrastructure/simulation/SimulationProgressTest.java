@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.application.engine.StepEntry;
-import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.FinishRequest;
-import io.kvledger.domain.event.EngineConfigured;
-import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.state.EngineState;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +64,7 @@ class SimulationProgressTest {
         // An engine that never hears of finishes and aborts keeps every request live: no request ever ends.
         SimulationOptions options = SMALL.withRequests(200).withSeed(3);
         SimulationFailure failure = assertThrows(SimulationFailure.class, () -> new Simulator(options,
-                () -> (seq, event) -> List.of(), config -> new NoEnds(Simulator.ledger(config))).run(new Discard()));
+                () -> (seq, event) -> List.of(), config -> noEnds(Simulator.ledger(config))).run(new Discard()));
         assertTrue(failure.getMessage().matches("seed 3 step \\d+: seq \\d+ NO_PROGRESS request -: no request finished "
                 + "or was aborted in 5000 steps while \\d+ are live"), failure.getMessage());
         assertTrue(failure.step() > Simulator.PROGRESS_STEPS, failure.getMessage());
@@ -85,47 +80,8 @@ class SimulationProgressTest {
     }
 
     /** The real engine, never given a FinishRequest or AbortRequest. */
-    private record NoEnds(KvLedger real) implements KvLedger {
-
-        @Override
-        public EngineConfigured configured() {
-            return real.configured();
-        }
-
-        @Override
-        public StepResult stepEntries(List<StepEntry> entries) {
-            return real.stepEntries(entries.stream().filter(entry -> !(entry.command() instanceof FinishRequest
-                    || entry.command() instanceof AbortRequest)).toList());
-        }
-
-        @Override
-        public EngineState state() {
-            return real.state();
-        }
-
-        @Override
-        public String engineId() {
-            return real.engineId();
-        }
-
-        @Override
-        public boolean resumed() {
-            return real.resumed();
-        }
-
-        @Override
-        public void close() {
-            real.close();
-        }
-    }
-
-    private static final class Discard implements Simulator.Listener {
-        @Override
-        public void configured(EngineConfigured configured) {
-        }
-
-        @Override
-        public void step(List<StepEntry> entries, List<EngineEvent> events) {
-        }
+    private static KvLedger noEnds(KvLedger real) {
+        return new RewrittenLedger(real, entries -> entries.stream().filter(entry -> !(entry.command() instanceof FinishRequest
+                || entry.command() instanceof AbortRequest)).toList(), result -> result);
     }
 }

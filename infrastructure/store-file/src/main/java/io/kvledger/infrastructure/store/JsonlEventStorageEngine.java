@@ -1,7 +1,6 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.StepListener;
-import io.kvledger.application.engine.EngineAggregate;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
@@ -14,7 +13,6 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
@@ -254,24 +252,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
     private void write(AppendChecks.Append append) {
-        int lines = append.lines();
-        long[] offsets = new long[lines];
-        String[] aggregateIds = new String[lines];
-        boolean[] starts = new boolean[lines];
-        encoder.reset();
-        long seq = index.lastSeq();
-        int line = 0;
-        for (int m = 0; m < append.messages().size(); m++) {
-            DomainEventMessage<?> message = append.messages().get(m);
-            List<EngineEvent> events = append.contents().get(m);
-            StoreLines.MessageEnvelope envelope = StoreLines.MessageEnvelope.of(message);
-            for (int part = 0; part < events.size(); part++, line++) {
-                offsets[line] = end + encoder.position();
-                aggregateIds[line] = message.getAggregateIdentifier();
-                starts[line] = part == 0;
-                StoreLines.encode(encoder, ++seq, envelope, events.get(part), part, lines - 1 - line);
-            }
-        }
+        EncodedAppend encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
         long position;
         try {
             position = storeFile.write(encoder.bytes(), end);
@@ -280,9 +261,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             throw new EventStoreException("cannot append to " + file + ": "
                     + (e.getMessage() == null ? "an I/O error" : e.getMessage()), e);
         }
-        for (int i = 0; i < lines; i++) {
-            index.add(offsets[i], aggregateIds[i], starts[i]);
-        }
+        encoded.indexInto(index);
         end = position;
         forcing.written(index.lastSeq());
     }
@@ -309,12 +288,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     /** The latest snapshot, as Axon's snapshot message: the aggregate itself, rebuilt from the state. */
     @Override
     public Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
-        SnapshotFile.Snapshot latest = snapshots.latest();
-        if (latest == null || !latest.engineId().equals(aggregateIdentifier)) {
-            return Optional.empty();
-        }
-        return Optional.of(new GenericDomainEventMessage<>(EngineAggregate.class.getSimpleName(), aggregateIdentifier,
-                latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state())));
+        return snapshots.message(aggregateIdentifier);
     }
 
     @Override

@@ -3,27 +3,16 @@ package io.kvledger.infrastructure.store;
 import io.kvledger.application.StepListener;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.infrastructure.log.CompressedLogs;
-import io.kvledger.infrastructure.log.EventLogReader;
-import io.kvledger.infrastructure.log.LogEntry;
-import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -308,7 +297,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
             older = List.copyOf(closedSegments);
         }
         DomainEventStream tail = newest.readEvents(aggregateIdentifier, firstSequenceNumber);
-        Stream<DomainEventMessage<?>> before = StoreMessages.of(older.stream().flatMap(SegmentedEventStorageEngine::entries))
+        Stream<DomainEventMessage<?>> before = StoreMessages.of(older.stream().flatMap(ClosedSegmentLines::of))
                 .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
                 .<DomainEventMessage<?>>map(StoreLines::domainMessage)
                 .filter(message -> message.getSequenceNumber() >= firstSequenceNumber);
@@ -330,46 +319,10 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
             older = List.copyOf(closedSegments);
         }
         Stream<? extends TrackedEventMessage<?>> before = StoreMessages.of(older.stream()
-                        .flatMap(SegmentedEventStorageEngine::entries))
+                        .flatMap(ClosedSegmentLines::of))
                 .filter(lines -> lines.get(lines.size() - 1).seq() > after)
                 .map(StoreLines::trackedMessage);
         return Stream.concat(before, newest.readEvents(trackingToken, mayBlock));
-    }
-
-    /** A closed segment's lines, decompressed when it is compressed. */
-    private static Stream<LogEntry> entries(SegmentFiles.Segment segment) {
-        InputStream in;
-        try {
-            in = CompressedLogs.decompressed(Files.newInputStream(segment.file()));
-        } catch (IOException e) {
-            throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e, e);
-        }
-        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1);
-        Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
-                Spliterator.ORDERED | Spliterator.NONNULL) {
-            @Override
-            public boolean tryAdvance(Consumer<? super LogEntry> action) {
-                try {
-                    LogEntry entry = reader.next();
-                    if (entry == null) {
-                        return false;
-                    }
-                    action.accept(entry);
-                    return true;
-                } catch (MalformedLogException e) {
-                    throw StoreCorruptedException.of(segment.file(), e, "");
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-        };
-        return StreamSupport.stream(lines, false).onClose(() -> {
-            try {
-                in.close();
-            } catch (IOException e) {
-                LOG.debug("closing {}: {}", segment.file(), e.toString());
-            }
-        });
     }
 
     @Override

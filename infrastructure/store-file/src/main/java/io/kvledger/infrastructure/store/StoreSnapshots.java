@@ -1,10 +1,14 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.StepListener;
+import io.kvledger.application.engine.EngineAggregate;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.state.EngineState;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +45,16 @@ final class StoreSnapshots {
     /** The snapshot the store opened from or wrote last, if any. */
     SnapshotFile.Snapshot latest() {
         return latest;
+    }
+
+    /** The latest snapshot of {@code aggregateIdentifier}, as Axon's snapshot message: the aggregate itself, rebuilt from the state. */
+    Optional<DomainEventMessage<?>> message(String aggregateIdentifier) {
+        SnapshotFile.Snapshot latest = this.latest;
+        if (latest == null || !latest.engineId().equals(aggregateIdentifier)) {
+            return Optional.empty();
+        }
+        return Optional.of(new GenericDomainEventMessage<>(EngineAggregate.class.getSimpleName(), aggregateIdentifier,
+                latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state())));
     }
 
     /** Whether a snapshot is due at {@code seq} (on the scheduler thread). */
