@@ -2,11 +2,8 @@ package io.kvledger.infrastructure.cli;
 
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogWriter;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -35,22 +32,17 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Path partial = output == null ? null : output.resolveSibling(output.getFileName() + ".partial");
-        try (Writer out = output == null ? stdout() : Files.newBufferedWriter(partial, StandardCharsets.UTF_8)) {
-            EventLogWriter log = new EventLogWriter(out);
-            long count = read(log::write);
-            if (count == 0) {
+        // Through the commands' one output path: checked writes, and a file replaced only when complete.
+        try (Output out = Output.to(output); Writer writer = out.writer()) {
+            EventLogWriter log = new EventLogWriter(writer);
+            if (read(log::write) == 0) {
                 throw new IllegalArgumentException("the store holds no events of engine " + engineId);
             }
             log.flush();
+            writer.flush();
+            out.commit();
         } catch (EventStoreException | IllegalArgumentException e) {
-            if (partial != null) {
-                Files.deleteIfExists(partial);
-            }
             return Cli.fail("store " + store + ": " + e.getMessage());
-        }
-        if (output != null) {
-            Files.move(partial, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return 0;
     }
@@ -60,14 +52,5 @@ final class ExportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no such file");
         }
         return StoreLocations.readEvents(StoreLocations.isLocation(store) ? store : "file:" + store + "?fsync=never", engineId, each);
-    }
-
-    private static Writer stdout() {
-        return new BufferedWriter(new OutputStreamWriter(Cli.stdout(), StandardCharsets.UTF_8)) {
-            @Override
-            public void close() throws IOException {
-                flush();
-            }
-        };
     }
 }

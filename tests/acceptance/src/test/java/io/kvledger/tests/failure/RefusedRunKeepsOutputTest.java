@@ -34,6 +34,26 @@ class RefusedRunKeepsOutputTest {
     }
 
     @Test
+    void aRefusedExportLeavesTheOutputAsItWasAndAnExportReplacesItWhole() throws Exception {
+        Path store = dir.resolve("s1.jsonl");
+        assertEquals(0, Kvledger.inProcess("run", Examples.prefillDecode(), "--store", store.toString()).exit());
+        Path output = Files.writeString(dir.resolve("o"), "precious\n");
+
+        Kvledger.Result refused = Kvledger.inProcess("export", "--store", store.toString(), "--engine", "other",
+                "-o", output.toString());
+
+        assertEquals(2, refused.exit(), refused.toString());
+        assertEquals("precious\n", Files.readString(output));
+        assertNoTemporaryFiles();
+
+        Kvledger.Result exported = Kvledger.inProcess("export", "--store", store.toString(), "-o", output.toString());
+
+        assertEquals(0, exported.exit(), exported.toString());
+        assertEquals(Kvledger.inProcess("run", Examples.prefillDecode()).stdout(), Files.readString(output));
+        assertNoTemporaryFiles();
+    }
+
+    @Test
     void anUnreadableScenarioLeavesTheOutputAsItWas() throws Exception {
         Path output = Files.writeString(dir.resolve("o"), "precious\n");
         Path directory = Files.createDirectory(dir.resolve("not-a-scenario"));
