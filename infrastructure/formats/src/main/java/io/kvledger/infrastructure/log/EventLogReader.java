@@ -30,7 +30,7 @@ public final class EventLogReader {
     static final boolean STREAMED = !"false".equals(System.getProperty("kvledger.streamedLines"));
 
     private final Utf8Lines lines;
-    private final StreamedLines streamed = STREAMED ? new StreamedLines() : null;
+    private StreamedLines streamed = STREAMED ? new StreamedLines() : null;
     private long lastSeq;
     private boolean first = true;
 
@@ -51,6 +51,13 @@ public final class EventLogReader {
      */
     public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore) {
         return new EventLogReader(in, linesBefore, seqBefore);
+    }
+
+    /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
+    static EventLogReader treeOnly(InputStream in) {
+        EventLogReader reader = new EventLogReader(in);
+        reader.streamed = null;
+        return reader;
     }
 
     /** Bytes read up to the end of the last line returned (blank lines included), from the stream's start. */
