@@ -32,6 +32,8 @@ public final class Utf8Lines {
     private int position;
     private int limit;
     private final LineBuffer buffer = new LineBuffer();
+    /** The bytes of the line last advanced to: the read-ahead when the line lies in it whole, else the buffer. */
+    private byte[] line = new byte[0];
     private int lineStart;
     private int lineEnd;
     private boolean ascii;
@@ -113,12 +115,12 @@ public final class Utf8Lines {
 
     /** The line last advanced to, as text. */
     public String text() {
-        return new String(buffer.bytes(), lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
+        return new String(line, lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
     }
 
     /** The bytes of the line last advanced to (a shared buffer: read them before advancing again). */
     public byte[] bytes() {
-        return buffer.bytes();
+        return line;
     }
 
     /** Where the line's bytes start in {@link #bytes()}: after a byte order mark on line 1. */
@@ -136,9 +138,8 @@ public final class Utf8Lines {
         if (!ascii) {
             return text().isBlank();
         }
-        byte[] bytes = buffer.bytes();
         for (int i = lineStart; i < lineEnd; i++) {
-            if (!Character.isWhitespace(bytes[i])) {
+            if (!Character.isWhitespace(line[i])) {
                 return false;
             }
         }
@@ -157,6 +158,10 @@ public final class Utf8Lines {
         buffer.reset();
         boolean newline = false;
         long lineBytes = 0;
+        int highBits = 0;
+        byte[] whole = null; // the read-ahead itself, when the line lies in it whole: no copy
+        int wholeStart = 0;
+        int wholeEnd = 0;
         while (!newline) {
             if (position == limit && !fill()) {
                 ended = true;
@@ -166,15 +171,30 @@ public final class Utf8Lines {
                 break;
             }
             int start = position;
-            while (position < limit && readAhead[position] != '\n') {
-                position++;
+            byte[] ahead = readAhead;
+            int at = position;
+            int end = limit;
+            while (at < end) {
+                byte b = ahead[at];
+                if (b == '\n') {
+                    break;
+                }
+                highBits |= b; // negative once any byte is not ASCII
+                at++;
             }
+            position = at;
             lineBytes += position - start;
             if (lineBytes > maxLineBytes) {
                 ended = true;
                 throw new LineTooLongException(number + 1, maxLineBytes);
             }
-            buffer.write(readAhead, start, position - start);
+            if (position < limit && buffer.size() == 0) {
+                whole = readAhead;
+                wholeStart = start;
+                wholeEnd = position;
+            } else {
+                buffer.write(readAhead, start, position - start);
+            }
             if (position < limit) {
                 newline = true;
                 position++;
@@ -183,28 +203,28 @@ public final class Utf8Lines {
         }
         consumed += lineBytes;
         number++;
-        byte[] bytes = buffer.bytes();
-        int length = buffer.size();
-        if (length > 0 && bytes[length - 1] == '\r') {
-            length--;
+        if (whole != null) {
+            line = whole;
+            lineStart = wholeStart;
+            lineEnd = wholeEnd;
+        } else {
+            line = buffer.bytes();
+            lineStart = 0;
+            lineEnd = buffer.size();
         }
-        lineStart = 0;
-        lineEnd = length;
-        ascii = true;
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] < 0) {
-                ascii = false;
-                break;
-            }
+        if (lineEnd > lineStart && line[lineEnd - 1] == '\r') {
+            lineEnd--;
         }
+        ascii = highBits >= 0;
         if (!ascii) {
             try {
-                decoder.reset().decode(ByteBuffer.wrap(bytes, 0, length)); // only to check it; most lines are ASCII
+                decoder.reset().decode(ByteBuffer.wrap(line, lineStart, lineEnd - lineStart)); // only to check it
             } catch (CharacterCodingException e) {
                 throw new InvalidUtf8Exception(number);
             }
-            if (number == 1 && length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
-                lineStart = 3; // a byte order mark
+            if (number == 1 && lineEnd - lineStart >= 3 && line[lineStart] == (byte) 0xEF
+                    && line[lineStart + 1] == (byte) 0xBB && line[lineStart + 2] == (byte) 0xBF) {
+                lineStart += 3; // a byte order mark
             }
         }
         return true;

@@ -27,9 +27,23 @@ final class StreamedLines {
      * duplicate itself, and only among the fields it reads.
      */
     private static final JsonFactory FACTORY = EventJson.mapper().getFactory().copy()
-            .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+            .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature())
+            // This path's errors are never shown (the tree path's are), so its parsers need no source to quote.
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION.mappedFeature());
+
+    /** A known type this path reads: its name (also as chars, matched without making a String) and its fields. */
+    private record Layout(String type, char[] name, List<EventSchema.Field> required) {
+    }
+
+    private static final Layout[] LAYOUTS = EventDecoders.types().stream()
+            .filter(type -> !"EngineConfigured".equals(type)) // a configuration is checked as a config: the tree path's
+            .map(type -> new Layout(type, type.toCharArray(), EventSchema.requiredFields(type)))
+            .filter(layout -> layout.required() != null && StreamedFields.fits(layout.required()))
+            .toArray(Layout[]::new);
 
     private final StreamedFields fields = new StreamedFields();
+    /** The layout of the line before: most lines are of the type of some line shortly before. */
+    private Layout recent = LAYOUTS[0];
 
     /**
      * The entry of a line read on the fast path, or {@code null} when the tree path must read it.
@@ -58,12 +72,12 @@ final class StreamedLines {
                 || parser.nextToken() != JsonToken.VALUE_STRING) {
             return null;
         }
-        String type = parser.getText();
-        List<EventSchema.Field> required = EventSchema.requiredFields(type);
-        if (required == null || !StreamedFields.fits(required) || "EngineConfigured".equals(type)) {
-            return null; // unknown types keep their whole line; a configuration is checked as a config
+        Layout layout = layout(parser);
+        if (layout == null) {
+            return null; // an unknown type keeps its whole line
         }
-        fields.start(required);
+        String type = layout.type();
+        fields.start(layout.required());
         for (token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
             int index = fields.indexOf(parser.currentName());
             if (index < 0 || fields.seen(index) || !fields.read(index, parser, parser.nextToken())) {
@@ -75,5 +89,26 @@ final class StreamedLines {
         }
         EngineEvent event = EventDecoders.decode(type, fields);
         return LogEntry.ofText(line, seq, type, event, Arrays.copyOfRange(bytes, offset, offset + length));
+    }
+
+    /** The layout of the type the parser is on, or {@code null} for a type this path does not read. */
+    private Layout layout(JsonParser parser) throws IOException {
+        char[] text = parser.getTextCharacters();
+        int start = parser.getTextOffset();
+        int length = parser.getTextLength();
+        if (matches(recent, text, start, length)) {
+            return recent;
+        }
+        for (Layout layout : LAYOUTS) {
+            if (matches(layout, text, start, length)) {
+                recent = layout;
+                return layout;
+            }
+        }
+        return null;
+    }
+
+    private static boolean matches(Layout layout, char[] text, int start, int length) {
+        return layout.name().length == length && Arrays.equals(layout.name(), 0, length, text, start, start + length);
     }
 }
