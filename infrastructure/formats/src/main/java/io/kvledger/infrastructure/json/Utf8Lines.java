@@ -3,7 +3,10 @@ package io.kvledger.infrastructure.json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -16,6 +19,10 @@ import java.nio.charset.StandardCharsets;
 public final class Utf8Lines {
 
     private static final int READ_BYTES = 1 << 16;
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
 
     /**
      * The longest line read, in bytes, unless {@code -Dkvledger.maxLineBytes} says otherwise. Parsing a
@@ -159,6 +166,7 @@ public final class Utf8Lines {
         boolean newline = false;
         long lineBytes = 0;
         int highBits = 0;
+        long highWords = 0;
         byte[] whole = null; // the read-ahead itself, when the line lies in it whole: no copy
         int wholeStart = 0;
         int wholeEnd = 0;
@@ -174,6 +182,16 @@ public final class Utf8Lines {
             byte[] ahead = readAhead;
             int at = position;
             int end = limit;
+            // Eight bytes at a time up to the word holding the newline, then byte by byte to it.
+            while (at + 8 <= end) {
+                long word = (long) WORDS.get(ahead, at);
+                long newlines = word ^ NEWLINES;
+                if (((newlines - ONES) & ~newlines & HIGH_BITS) != 0) {
+                    break;
+                }
+                highWords |= word;
+                at += 8;
+            }
             while (at < end) {
                 byte b = ahead[at];
                 if (b == '\n') {
@@ -215,7 +233,7 @@ public final class Utf8Lines {
         if (lineEnd > lineStart && line[lineEnd - 1] == '\r') {
             lineEnd--;
         }
-        ascii = highBits >= 0;
+        ascii = highBits >= 0 && (highWords & HIGH_BITS) == 0;
         if (!ascii) {
             try {
                 decoder.reset().decode(ByteBuffer.wrap(line, lineStart, lineEnd - lineStart)); // only to check it
