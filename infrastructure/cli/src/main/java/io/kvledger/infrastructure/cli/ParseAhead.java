@@ -36,6 +36,9 @@ final class ParseAhead implements AutoCloseable {
     private final Thread thread;
     private final ArrayDeque<Batch> queue = new ArrayDeque<>();
     private boolean closed;
+    /** Set when the parse thread ends; if it ends without handing over a last batch, {@code lost} says why. */
+    private boolean finished;
+    private Throwable lost;
 
     private Batch current;
     private int next;
@@ -98,6 +101,10 @@ final class ParseAhead implements AutoCloseable {
 
     private synchronized Batch take() throws InterruptedIOException {
         while (queue.isEmpty()) {
+            if (finished) {
+                // Only when even the failure could not be handed over (memory ran out twice): never wait forever.
+                throw new IllegalStateException("the log's parse thread stopped", lost);
+            }
             try {
                 wait();
             } catch (InterruptedException e) {
@@ -132,6 +139,21 @@ final class ParseAhead implements AutoCloseable {
     }
 
     private void produce() {
+        try {
+            read();
+        } catch (Throwable e) {
+            synchronized (this) {
+                lost = e;
+            }
+        } finally {
+            synchronized (this) {
+                finished = true;
+                notifyAll();
+            }
+        }
+    }
+
+    private void read() {
         List<LogEntry> entries = new ArrayList<>(BATCH_ENTRIES);
         long batchStart = reader.bytesRead();
         try {
