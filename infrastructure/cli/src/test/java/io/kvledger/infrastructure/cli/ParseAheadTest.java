@@ -79,9 +79,25 @@ class ParseAheadTest {
         }
         assertEquals(0, parseThreads(), "close() joined the parse thread");
         try (LogScan scan = LogScan.open(log, "test", false, true)) {
+            assertEquals(null, scan.base(), "a plain log, from its start");
             assertEquals(1, parseThreads()); // opened and closed without a line taken
         }
         assertEquals(0, parseThreads());
+    }
+
+    @Test
+    void progressReachesTheWholeFileWhenParsingAhead() throws Exception {
+        Path log = simulated(5, 100);
+        long size = Files.size(log);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = KvLedgerCli.execute(OutputStream.nullOutputStream(), new PrintStream(err, true, StandardCharsets.UTF_8),
+                "audit", "--progress", log.toString());
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, text);
+        String last = text.lines().reduce((a, b) -> b).orElse("");
+        assertTrue(last.startsWith("audit: 100% "), text);
+        assertTrue(last.contains(String.format(java.util.Locale.ROOT, "%.1f MB / %.1f MB", size / 1e6, size / 1e6)), text);
+        assertTrue(last.contains(" events in "), text);
     }
 
     private void assertSame(Path file) throws IOException {
