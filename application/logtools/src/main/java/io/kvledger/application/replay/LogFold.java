@@ -1,6 +1,7 @@
 package io.kvledger.application.replay;
 
 import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -25,10 +26,12 @@ import java.util.List;
 public final class LogFold {
 
     private final KeyMap keys = new KeyMap();
+    private final RecentFolds folds;
     private EngineState state;
 
     /** A fold from the log's first event. */
     public LogFold() {
+        this(null);
     }
 
     /**
@@ -36,7 +39,13 @@ public final class LogFold {
      * base): the events are folded from it as they would be after the lines before it.
      */
     public LogFold(EngineState base) {
+        this(base, new RecentFolds());
+    }
+
+    /** The same, folding through {@code folds}, which the caller shares with the decider it runs beside. */
+    public LogFold(EngineState base, RecentFolds folds) {
         this.state = base;
+        this.folds = folds;
     }
 
     /** Folds one event; {@code null} stands for a type this version does not know, which changes nothing. */
@@ -51,7 +60,7 @@ public final class LogFold {
         }
         List<KeyConflict> conflicts = new ArrayList<>();
         EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
-        state = EngineFold.evolve(before, event);
+        state = folds.evolve(before, event);
         forgetKeysTheTierDropped(before, event);
         return new FoldStep(seq, logEvent, event, before, state, conflicts);
     }
