@@ -27,7 +27,9 @@ public final class RecentFolds {
     /** What {@code EngineFold.evolve(state, event)} gives. */
     public EngineState evolve(EngineState state, EngineEvent event) {
         if (state != null) {
-            for (int i = 0; i < REMEMBERED; i++) {
+            // Newest first: the fold asked for again is nearly always one of the last few.
+            for (int back = 1; back <= REMEMBERED; back++) {
+                int i = (next - back + REMEMBERED) % REMEMBERED;
                 if (befores[i] == state && events[i].equals(event)) {
                     return afters[i];
                 }
