@@ -63,8 +63,8 @@ public final class EngineFold {
             if (state.isKnown(e.requestId())) {
                 return state;
             }
-            RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens().size(),
-                    PromptHashes.of(state.config().gpuBlockSize(), e.promptTokens()));
+            RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
+                    state.config().gpuBlockSize());
             return state.withRequest(request).withRegistered(state.registered() + 1);
         }
         if (event instanceof LoadJobScheduled e) {

@@ -21,13 +21,9 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                            PrefixMatch pendingMatch, TreeSet<Long> jobIds) {
 
     public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int blockSize) {
-        return registered(requestId, ordinal, promptTokens.size(), BlockHashes.of(blockSize, promptTokens));
-    }
-
-    /** A request just registered, whose prompt of {@code promptLength} tokens has {@code promptHashes}. */
-    public static RequestState registered(String requestId, long ordinal, int promptLength, BlockHashes promptHashes) {
-        return new RequestState(requestId, ordinal, promptLength, promptLength, 0, 0, RequestStatus.WAITING,
-                Vector.empty(), promptHashes, null, TreeSet.empty());
+        return new RequestState(requestId, ordinal, promptTokens.size(), promptTokens.size(), 0, 0,
+                RequestStatus.WAITING, Vector.empty(), BlockHashes.of(blockSize, promptTokens), null,
+                TreeSet.empty());
     }
 
     /** Number of chunk keys: chunk {@code i} has one exactly when {@code (i+1)*C <= n}. */
