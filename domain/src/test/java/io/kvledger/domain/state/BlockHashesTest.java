@@ -66,6 +66,33 @@ class BlockHashesTest {
     }
 
     @Test
+    void threadsGrowingOneVersionAtOnceEachGetTheirOwnHashes() throws Exception {
+        BlockHashes base = BlockHashes.of(2, List.of(1, 2, 3, 4, 5));
+        int threads = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 200; round++) {
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<BlockHashes>> grown = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    List<Integer> more = List.of(100 * t + round, 7, 8, 9, t);
+                    grown.add(pool.submit(() -> {
+                        start.await();
+                        return base.append(more);
+                    }));
+                }
+                start.countDown();
+                for (int t = 0; t < threads; t++) {
+                    assertEquals(rebuilt(2, base, List.of(100 * t + round, 7, 8, 9, t)), grown.get(t).get());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(BlockHashes.of(2, List.of(1, 2, 3, 4, 5)), base);
+    }
+
+    @Test
     void aCopyMadeFromPlainListsIsEqualAndGrowsTheSame() {
         BlockHashes made = BlockHashes.of(3, List.of(5, 6, 7, 8, 9, 10, 11));
         BlockHashes copy = new BlockHashes(3, new ArrayList<>(made.hashes()), new ArrayList<>(made.tail()));
