@@ -84,21 +84,42 @@ public final class LogFold {
     }
 
     private EngineEvent inTokenKeys(EngineState before, EngineEvent event, List<KeyConflict> conflicts) {
+        // A log in kvledger's own keys (nearly every log) maps to itself: the event is kept, not rebuilt.
         if (event instanceof StoreJobScheduled e) {
             List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
-            return new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+            return mapped.equals(e.keys()) ? e
+                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof LoadJobScheduled e) {
             List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
-            return new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+            return mapped.equals(e.keys()) ? e
+                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof ChunksStored e) {
-            return new ChunksStored(e.keys().stream().map(keys::tokenKeyOf).toList());
+            List<String> mapped = tokenKeys(e.keys());
+            return mapped == e.keys() ? e : new ChunksStored(mapped);
         }
         if (event instanceof ChunksEvicted e) {
-            return new ChunksEvicted(e.keys().stream().map(keys::tokenKeyOf).toList());
+            List<String> mapped = tokenKeys(e.keys());
+            return mapped == e.keys() ? e : new ChunksEvicted(mapped);
         }
         return event;
+    }
+
+    /** The token-derived keys of {@code logKeys}: the very same list when each is its own. */
+    private List<String> tokenKeys(List<String> logKeys) {
+        List<String> mapped = null;
+        for (int i = 0; i < logKeys.size(); i++) {
+            String logKey = logKeys.get(i);
+            String tokenKey = keys.tokenKeyOf(logKey);
+            if (mapped == null && !tokenKey.equals(logKey)) {
+                mapped = new ArrayList<>(logKeys.subList(0, i));
+            }
+            if (mapped != null) {
+                mapped.add(tokenKey);
+            }
+        }
+        return mapped == null ? logKeys : mapped;
     }
 
     /**
