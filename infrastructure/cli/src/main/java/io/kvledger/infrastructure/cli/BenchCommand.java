@@ -11,6 +11,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,11 +80,8 @@ final class BenchCommand implements Callable<Integer> {
             row(out, "audit", audit, events, parse);
             row(out, "replay", replay, events, parse);
             if (simulate > 0) {
-                long start = System.nanoTime();
-                SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).run(new Discard());
-                double seconds = seconds(start);
-                out.printf(Locale.ROOT, "simulate %-8s %8.3f s  %10.0f events/s  (%d requests, %d events, every step checked)%n",
-                        "", seconds, summary.events() / seconds, simulate, summary.events());
+                simulate(out, Checks.ALL, "every step checked");
+                simulate(out, Checks.HOST, "host checks only: the engine's floor");
             }
             return 0;
         } catch (NoSuchFileException e) {
@@ -159,6 +158,28 @@ final class BenchCommand implements Callable<Integer> {
                 fold.apply(entry.seq(), entry.event());
             }
         }
+    }
+
+    /**
+     * A simulation of {@code --simulate} requests (seed 1, no log written): wall time, and the CPU time of the
+     * whole process (both threads of a pipelined simulation, the JIT and the collector), the steadier figure
+     * on a shared machine.
+     */
+    private void simulate(PrintWriter out, Checks checks, String what) {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        LongSupplier processCpu = os instanceof com.sun.management.OperatingSystemMXBean process
+                ? process::getProcessCpuTime : () -> 0L;
+        long cpu = processCpu.getAsLong();
+        long start = System.nanoTime();
+        SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).checks(checks)
+                .run(new Discard());
+        double seconds = seconds(start);
+        double cpuSeconds = (processCpu.getAsLong() - cpu) / 1e9;
+        out.printf(Locale.ROOT, "simulate %-8s %8.3f s  %10.0f events/s  %8.3f s process CPU, %.0f events per CPU second "
+                        + "(%d requests, %d events, %s)%n", checks.name().toLowerCase(Locale.ROOT), seconds,
+                summary.events() / seconds, cpuSeconds, summary.events() / Math.max(cpuSeconds, 1e-9), simulate,
+                summary.events(), what);
+        out.flush();
     }
 
     private static double seconds(long start) {

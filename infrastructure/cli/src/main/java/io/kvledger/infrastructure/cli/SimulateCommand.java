@@ -7,6 +7,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;
+import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationFailure;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
@@ -61,6 +62,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "GPU blocks of the simulated host (default 0: four longest requests' worth).")
     int gpuBlocks = SimulationOptions.DEFAULTS.gpuBlockLimit();
 
+    @Option(names = "--checks", paramLabel = "WHICH",
+            description = {"ALL: after every step, the host's rules, every rule of audit and the log's fold against the engine's state;",
+                    "HOST: the host's rules only, for measuring the engine (default ${DEFAULT-VALUE})."})
+    Checks checks = Checks.ALL;
+
     @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
     Path output;
 
@@ -87,7 +93,7 @@ final class SimulateCommand implements Callable<Integer> {
             LogListener listener = new LogListener(log, commands, shown);
             SimulationSummary summary;
             try {
-                summary = new Simulator(options).run(listener);
+                summary = new Simulator(options).checks(checks).run(listener);
             } catch (SimulationFailure failure) {
                 listener.flush();
                 commit(logOut, scenarioOut); // the log up to the failed check is what reproduces it

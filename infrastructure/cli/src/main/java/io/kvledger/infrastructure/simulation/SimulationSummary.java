@@ -41,6 +41,8 @@ public final class SimulationSummary {
     long refused;
     final Map<String, Long> rejections = new TreeMap<>();
     long nanos;
+    /** What was checked after every step; the summary says so when it was not everything. */
+    Checks checks = Checks.ALL;
     private final Map<Long, Integer> loadSizes = new HashMap<>();
 
     void count(EngineEvent event) {
@@ -108,12 +110,13 @@ public final class SimulationSummary {
                         + "jobs %d (%d stores, %d loads), chunks stored %d, chunks loaded %d%n"
                         + "flushes %d, stores deferred %d, chunks evicted %d%n"
                         + "rejections %d %s%n"
-                        + "violations 0%n"
+                        + "violations 0%s%n"
                         + "%.1f s, %.0f events/s%n",
                 requests, seed, finished, aborted, refused == 0 ? "" : " (" + refused + " refused: too long for the GPU pool)",
                 preemptions, steps, commands, events,
                 storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
                 flushes, storesDeferred, chunksEvicted, rejectionCount(), rejections,
+                checks == Checks.ALL ? "" : " (host checks only: the audit's rules were not run)",
                 seconds(), events / Math.max(seconds(), 1e-9));
     }
 }

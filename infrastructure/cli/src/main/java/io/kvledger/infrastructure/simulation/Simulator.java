@@ -49,6 +49,7 @@ public final class Simulator {
     private final Supplier<LogCheck> audits;
     private final Function<EngineConfig, KvLedger> engines;
     private final boolean pipelined;
+    private final Checks checks;
 
     /** Every event is checked by {@link EventLogRules}, {@code kvledger audit}'s rules among them. */
     public Simulator(SimulationOptions options) {
@@ -57,25 +58,31 @@ public final class Simulator {
 
     /** @param audits a further check of every event, a new one per run */
     public Simulator(SimulationOptions options, Supplier<LogCheck> audits) {
-        this(options, audits, Simulator::ledger, Runtime.getRuntime().availableProcessors() > 1);
+        this(options, audits, Simulator::ledger, Runtime.getRuntime().availableProcessors() > 1, Checks.ALL);
     }
 
     /** @param engines opens the engine to drive (on one thread, not the caller's when pipelined); the real one is {@link #ledger} */
     public Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines) {
-        this(options, audits, engines, false);
+        this(options, audits, engines, false, Checks.ALL);
     }
 
     private Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines,
-                      boolean pipelined) {
+                      boolean pipelined, Checks checks) {
         this.options = options;
         this.audits = audits;
         this.engines = engines;
         this.pipelined = pipelined;
+        this.checks = checks;
     }
 
     /** The same simulation, stepping on a thread of its own ({@code true}) or on the caller's. */
     public Simulator pipelined(boolean onTwoThreads) {
-        return new Simulator(options, audits, engines, onTwoThreads);
+        return new Simulator(options, audits, engines, onTwoThreads, checks);
+    }
+
+    /** The same simulation with these checks after every step (default {@link Checks#ALL}). */
+    public Simulator checks(Checks which) {
+        return new Simulator(options, audits, engines, pipelined, which);
     }
 
     /** The real engine: a {@link KvLedger} that keeps no events (the simulator's log is the record). */
@@ -85,9 +92,10 @@ public final class Simulator {
 
     public SimulationSummary run(Listener listener) {
         long start = System.nanoTime(); // only for the summary's rate; never for a decision
-        StepChecker checker = new StepChecker(options.seed(), audits.get(), listener);
+        StepChecker checker = new StepChecker(options.seed(), checks, audits.get(), listener);
         SimulationSummary summary = pipelined ? onTwoThreads(checker) : onThisThread(checker);
         summary.nanos = System.nanoTime() - start;
+        summary.checks = checks;
         return summary;
     }
 
