@@ -179,6 +179,10 @@ final class BenchCommand implements Callable<Integer> {
                         + "(%d requests, %d events, %s)%n", checks.name().toLowerCase(Locale.ROOT), seconds,
                 summary.events() / seconds, cpuSeconds, summary.events() / Math.max(cpuSeconds, 1e-9), simulate,
                 summary.events(), what);
+        out.printf(Locale.ROOT, "  stepping thread %.3f s CPU: engine steps %.3f s (%.0f events per CPU second), host %.3f s%n",
+                summary.steppingCpuSeconds(), summary.engineCpuSeconds(),
+                summary.events() / Math.max(summary.engineCpuSeconds(), 1e-9),
+                summary.steppingCpuSeconds() - summary.engineCpuSeconds());
         out.flush();
     }
 

@@ -41,6 +41,9 @@ public final class SimulationSummary {
     long refused;
     final Map<String, Long> rejections = new TreeMap<>();
     long nanos;
+    /** CPU time of the thread that stepped: in the engine's {@code step}, and in all (the host's share is the rest). */
+    long engineCpuNanos;
+    long steppingCpuNanos;
     /** What was checked after every step; the summary says so when it was not everything. */
     Checks checks = Checks.ALL;
     private final Map<Long, Integer> loadSizes = new HashMap<>();
@@ -97,6 +100,16 @@ public final class SimulationSummary {
 
     public long rejectionCount() {
         return rejections.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** CPU seconds the engine's steps took (Axon and the domain), measured on the stepping thread. */
+    public double engineCpuSeconds() {
+        return engineCpuNanos / 1e9;
+    }
+
+    /** CPU seconds of the stepping thread: the engine's steps and the simulated host's work. */
+    public double steppingCpuSeconds() {
+        return steppingCpuNanos / 1e9;
     }
 
     public double seconds() {

@@ -11,6 +11,8 @@ import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -28,6 +30,8 @@ import java.util.function.Function;
 final class StepLoop {
 
     private static final int STALL_STEPS = 20_000;
+    /** Measures, never decides: the engine's and the host's share of this thread's time, for {@code bench}. */
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final SimulationOptions options;
     private final Function<EngineConfig, KvLedger> engines;
@@ -46,6 +50,7 @@ final class StepLoop {
         long now = 0;
         List<EngineEvent> seen = List.of();
         boolean finished = false;
+        long started = CPU.getCurrentThreadCpuTime();
         try {
             EngineConfig config = options.engineConfig();
             SplittableRandom random = options.workloadRandom();
@@ -72,7 +77,9 @@ final class StepLoop {
                     for (EngineCommand command : commands) {
                         entries.add(new StepEntry(++line, command));
                     }
+                    long before = CPU.getCurrentThreadCpuTime();
                     StepResult result = step(ledger, entries, now);
+                    summary.engineCpuNanos += CPU.getCurrentThreadCpuTime() - before;
                     List<EngineEvent> events = result.events();
                     for (int i = 0; i < events.size(); i++) {
                         EngineEvent event = events.get(i);
@@ -108,6 +115,7 @@ final class StepLoop {
                     finished = false;
                 }
                 summary.refused = host.refused;
+                summary.steppingCpuNanos = CPU.getCurrentThreadCpuTime() - started;
                 end = new Stepped.End(ledger.state(), summary);
             }
             sink.accept(end);
