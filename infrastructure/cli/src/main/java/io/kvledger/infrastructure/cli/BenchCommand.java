@@ -80,8 +80,9 @@ final class BenchCommand implements Callable<Integer> {
             row(out, "audit", audit, events, parse);
             row(out, "replay", replay, events, parse);
             if (simulate > 0) {
-                simulate(out, Checks.ALL, "every step checked");
-                simulate(out, Checks.HOST, "host checks only: the engine's floor");
+                simulate(out, Checks.ALL, false, "every step checked, on one thread as before");
+                simulate(out, Checks.ALL, true, "every step checked");
+                simulate(out, Checks.HOST, true, "host checks only: the engine's floor");
             }
             return 0;
         } catch (NoSuchFileException e) {
@@ -161,28 +162,31 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * A simulation of {@code --simulate} requests (seed 1, no log written): wall time, and the CPU time of the
-     * whole process (both threads of a pipelined simulation, the JIT and the collector), the steadier figure
-     * on a shared machine.
+     * A simulation of {@code --simulate} requests (seed 1, no log written): wall time; the CPU time of this
+     * thread (which checks, when pipelined) and of the stepping thread (the engine's steps and the host's
+     * work), the busier of which bounds the wall time on an idle machine; and of the whole process (the
+     * JIT and the collector too).
      */
-    private void simulate(PrintWriter out, Checks checks, String what) {
+    private void simulate(PrintWriter out, Checks checks, boolean pipelined, String what) {
         java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         LongSupplier processCpu = os instanceof com.sun.management.OperatingSystemMXBean process
                 ? process::getProcessCpuTime : () -> 0L;
+        Clock clock = new Clock();
         long cpu = processCpu.getAsLong();
-        long start = System.nanoTime();
         SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).checks(checks)
-                .run(new Discard());
-        double seconds = seconds(start);
-        double cpuSeconds = (processCpu.getAsLong() - cpu) / 1e9;
-        out.printf(Locale.ROOT, "simulate %-8s %8.3f s  %10.0f events/s  %8.3f s process CPU, %.0f events per CPU second "
-                        + "(%d requests, %d events, %s)%n", checks.name().toLowerCase(Locale.ROOT), seconds,
-                summary.events() / seconds, cpuSeconds, summary.events() / Math.max(cpuSeconds, 1e-9), simulate,
-                summary.events(), what);
-        out.printf(Locale.ROOT, "  stepping thread %.3f s CPU: engine steps %.3f s (%.0f events per CPU second), host %.3f s%n",
-                summary.steppingCpuSeconds(), summary.engineCpuSeconds(),
-                summary.events() / Math.max(summary.engineCpuSeconds(), 1e-9),
-                summary.steppingCpuSeconds() - summary.engineCpuSeconds());
+                .pipelined(pipelined).run(new Discard());
+        double[] lap = clock.lap();
+        double process = (processCpu.getAsLong() - cpu) / 1e9;
+        double stepping = pipelined ? summary.steppingCpuSeconds() : 0;
+        double checking = lap[1] - (pipelined ? 0 : summary.steppingCpuSeconds());
+        double busiest = pipelined ? Math.max(lap[1], stepping) : lap[1];
+        out.printf(Locale.ROOT, "simulate %-4s %-4s %8.3f s  %10.0f events/s  busiest thread %.3f s CPU (%.0f events per CPU second); "
+                        + "process %.3f s CPU (%d requests, %d events, %s)%n", checks.name().toLowerCase(Locale.ROOT),
+                pipelined ? "2thr" : "1thr", lap[0], summary.events() / lap[0], busiest, summary.events() / busiest, process,
+                simulate, summary.events(), what);
+        out.printf(Locale.ROOT, "  engine steps %.3f s CPU (%.0f events per CPU second), host %.3f s, checks and the rest %.3f s%n",
+                summary.engineCpuSeconds(), summary.events() / Math.max(summary.engineCpuSeconds(), 1e-9),
+                summary.steppingCpuSeconds() - summary.engineCpuSeconds(), checking);
         out.flush();
     }
 

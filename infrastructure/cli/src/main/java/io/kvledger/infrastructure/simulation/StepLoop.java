@@ -37,6 +37,7 @@ final class StepLoop {
     private final Function<EngineConfig, KvLedger> engines;
     private final Consumer<Stepped> sink;
     private final BooleanSupplier stopped;
+    private long handing;
 
     StepLoop(SimulationOptions options, Function<EngineConfig, KvLedger> engines, Consumer<Stepped> sink,
              BooleanSupplier stopped) {
@@ -62,7 +63,7 @@ final class StepLoop {
             try (KvLedger ledger = engines.apply(config)) {
                 EngineConfigured configured = ledger.configured();
                 summary.count(configured);
-                sink.accept(new Stepped.Configured(configured));
+                hand(new Stepped.Configured(configured));
                 long seq = 1;
                 long line = 1;
                 long quietSince = 0;
@@ -107,7 +108,7 @@ final class StepLoop {
                         stuck = new Finding(seq, CheckCode.NO_PROGRESS, null, "no request finished or was aborted in "
                                 + Simulator.PROGRESS_STEPS + " steps while " + host.requests.size() + " are live");
                     }
-                    sink.accept(new Stepped.Step(now, entries, events, result.state(), hostFindings, stuck));
+                    hand(new Stepped.Step(now, entries, events, result.state(), hostFindings, stuck));
                     if (!hostFindings.isEmpty() || stuck != null) {
                         return; // the checking side fails the run at this step
                     }
@@ -115,7 +116,7 @@ final class StepLoop {
                     finished = false;
                 }
                 summary.refused = host.refused;
-                summary.steppingCpuNanos = CPU.getCurrentThreadCpuTime() - started;
+                summary.steppingCpuNanos = CPU.getCurrentThreadCpuTime() - started - handing;
                 end = new Stepped.End(ledger.state(), summary);
             }
             sink.accept(end);
@@ -126,6 +127,13 @@ final class StepLoop {
                 sink.accept(new Stepped.Thrown(now, List.copyOf(seen), finished, error));
             }
         }
+    }
+
+    /** Hands an outcome on; the time it takes (the checks themselves, on one thread) is not the stepping's. */
+    private void hand(Stepped stepped) {
+        long before = CPU.getCurrentThreadCpuTime();
+        sink.accept(stepped);
+        handing += CPU.getCurrentThreadCpuTime() - before;
     }
 
     private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {
