@@ -11,6 +11,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -86,11 +88,9 @@ final class BenchCommand implements Callable<Integer> {
             row(out, "audit", audit, events, parse);
             row(out, "replay", replay, events, parse);
             if (simulate > 0) {
-                long start = System.nanoTime();
-                SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).run(new Discard());
-                double seconds = seconds(start);
-                out.printf(Locale.ROOT, "simulate %8.3f s  %10.0f events/s  (%d requests, %d events, every step checked)%n",
-                        seconds, summary.events() / seconds, simulate, summary.events());
+                simulate(out, Checks.ALL, false, "every step checked, on one thread as before");
+                simulate(out, Checks.ALL, true, "every step checked");
+                simulate(out, Checks.HOST, true, "host checks only: the engine's floor");
             }
             return 0;
         } catch (NoSuchFileException e) {
@@ -178,6 +178,35 @@ final class BenchCommand implements Callable<Integer> {
                 fold.apply(entry.seq(), entry.event());
             }
         }
+    }
+
+    /**
+     * A simulation of {@code --simulate} requests (seed 1, no log written): wall time; the CPU time of this
+     * thread (which checks, when pipelined) and of the stepping thread (the engine's steps and the host's
+     * work), the busier of which bounds the wall time on an idle machine; and of the whole process (the
+     * JIT and the collector too).
+     */
+    private void simulate(PrintWriter out, Checks checks, boolean pipelined, String what) {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        LongSupplier processCpu = os instanceof com.sun.management.OperatingSystemMXBean process
+                ? process::getProcessCpuTime : () -> 0L;
+        Clock clock = new Clock();
+        long cpu = processCpu.getAsLong();
+        SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).checks(checks)
+                .pipelined(pipelined).run(new Discard());
+        double[] lap = clock.lap();
+        double process = (processCpu.getAsLong() - cpu) / 1e9;
+        double stepping = pipelined ? summary.steppingCpuSeconds() : 0;
+        double checking = lap[1] - (pipelined ? 0 : summary.steppingCpuSeconds());
+        double busiest = pipelined ? Math.max(lap[1], stepping) : lap[1];
+        out.printf(Locale.ROOT, "simulate %-4s %-4s %8.3f s  %10.0f events/s  busiest thread %.3f s CPU (%.0f events per CPU second); "
+                        + "process %.3f s CPU (%d requests, %d events, %s)%n", checks.name().toLowerCase(Locale.ROOT),
+                pipelined ? "2thr" : "1thr", lap[0], summary.events() / lap[0], busiest, summary.events() / busiest, process,
+                simulate, summary.events(), what);
+        out.printf(Locale.ROOT, "  engine steps %.3f s CPU (%.0f events per CPU second), host %.3f s, checks and the rest %.3f s%n",
+                summary.engineCpuSeconds(), summary.events() / Math.max(summary.engineCpuSeconds(), 1e-9),
+                summary.steppingCpuSeconds() - summary.engineCpuSeconds(), checking);
+        out.flush();
     }
 
     private static double seconds(long start) {
