@@ -6,12 +6,13 @@ import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
-import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;
+import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationFailure;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -61,6 +62,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "GPU blocks of the simulated host (default 0: four longest requests' worth).")
     int gpuBlocks = SimulationOptions.DEFAULTS.gpuBlockLimit();
 
+    @Option(names = "--checks", paramLabel = "WHICH",
+            description = {"ALL: after every step, the host's rules, every rule of audit and the log's fold against the engine's state;",
+                    "HOST: the host's rules only, for measuring the engine (default ${DEFAULT-VALUE})."})
+    Checks checks = Checks.ALL;
+
     @Option(names = {"-o", "--output"}, paramLabel = "EVENTS", description = "Write the event log here instead of stdout.")
     Path output;
 
@@ -81,13 +87,13 @@ final class SimulateCommand implements Callable<Integer> {
             return Cli.fail(e.getMessage());
         }
         Progress shown = Progress.of(progress, Cli.stderr(), "simulate", requests, "requests");
-        try (Output logOut = Output.to(output); Writer log = logOut.writer();
-             Output scenarioOut = scenario == null ? null : Output.file(scenario)) {
+        try (Output logOut = Output.to(output); Output scenarioOut = scenario == null ? null : Output.file(scenario)) {
             Writer commands = scenarioOut == null ? null : scenarioOut.writer();
-            LogListener listener = new LogListener(new EventLogWriter(log), commands, shown);
+            LogLineEncoder log = new LogLineEncoder(new BufferedOutputStream(logOut.stream(), 1 << 16));
+            LogListener listener = new LogListener(log, commands, shown);
             SimulationSummary summary;
             try {
-                summary = new Simulator(options).run(listener);
+                summary = new Simulator(options).checks(checks).run(listener);
             } catch (SimulationFailure failure) {
                 listener.flush();
                 commit(logOut, scenarioOut); // the log up to the failed check is what reproduces it
@@ -117,13 +123,13 @@ final class SimulateCommand implements Callable<Integer> {
 
     /** Writes the events, and the commands when asked, as they come. */
     private static final class LogListener implements Simulator.Listener {
-        private final EventLogWriter log;
+        private final LogLineEncoder log;
         private final Writer commands;
         private final Progress progress;
         private ScenarioWriter scenario;
         private long ended;
 
-        LogListener(EventLogWriter log, Writer commands, Progress progress) {
+        LogListener(LogLineEncoder log, Writer commands, Progress progress) {
             this.log = log;
             this.commands = commands;
             this.progress = progress;

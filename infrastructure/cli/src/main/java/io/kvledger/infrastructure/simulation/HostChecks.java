@@ -6,7 +6,9 @@ import io.kvledger.application.check.Finding;
 import io.kvledger.application.check.FindingCode;
 import io.kvledger.domain.event.RejectionCode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the simulated host checks online, from its own side: it never writes a GPU block that a
@@ -66,9 +68,12 @@ final class HostChecks {
             fail(AuditCode.STORE_BEYOND_ALLOCATED, null, "job " + jobId + " is for a request the host does not know");
             return;
         }
-        List<Integer> held = new ArrayList<>(request.table);
+        Map<Integer, Integer> held = new HashMap<>(); // each table entry names one block once, as List.remove would
+        request.table.forEach(block -> held.merge(block, 1, Integer::sum));
         for (Integer block : blocks) {
-            if (!held.remove(block)) {
+            if (held.getOrDefault(block, 0) > 0) {
+                held.merge(block, -1, Integer::sum);
+            } else {
                 fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
                         + ", which the host did not give the request (table " + request.table + ")");
             }

@@ -38,6 +38,7 @@ final class Scheduler {
     private List<EngineCommand> step;
     /** Whether this step preempted a request to make room (vLLM then admits nobody in this step). */
     private boolean preemptedForRoom;
+    private long now;
 
     Scheduler(SimulatedHost host, SplittableRandom random, Arrivals arrivals) {
         this.host = host;
@@ -47,6 +48,7 @@ final class Scheduler {
     }
 
     List<EngineCommand> plan(long now) {
+        this.now = now;
         step = new ArrayList<>();
         preemptedForRoom = false;
         List<SimRequest> live = new ArrayList<>(host.requests.values());
@@ -173,6 +175,7 @@ final class Scheduler {
                 step.add(new AllocateBlocks(request.id, fresh, 0));
             }
             step.add(new ComputeTokens(request.id, tokens));
+            request.computedAtStep = now;
             host.computes.add(new SimulatedHost.Compute(request, c, c + tokens));
             request.computed = c + tokens;
             if (c + tokens >= n) {
@@ -189,6 +192,7 @@ final class Scheduler {
      * its blocks for the admissions and transfers that hold the rest of the pool.
      */
     private void preemptYoungestOther(List<SimRequest> live, SimRequest starved) {
+        long now = this.now;
         for (int i = live.size() - 1; i >= 0; i--) {
             SimRequest candidate = live.get(i);
             if (candidate == starved) {
@@ -198,7 +202,7 @@ final class Scheduler {
                 }
                 return; // only younger requests give way
             }
-            boolean computedThisStep = host.computes.stream().anyMatch(compute -> compute.request() == candidate);
+            boolean computedThisStep = candidate.computedAtStep == now;
             if (candidate.isRunning() && !computedThisStep) {
                 preemptedForRoom = true;
                 preempt(candidate);

@@ -43,6 +43,8 @@ final class SimRequest {
     int indexedBlocks;
     /** Times it was preempted without pressure (the workload's random preemptions). */
     int unforcedPreemptions;
+    /** The step whose forward pass last computed it (0: none yet). */
+    long computedAtStep;
 
     SimRequest(String id, List<Integer> prompt, int outputTarget, int drafts, boolean reportsLast, long abortAt) {
         this.id = id;

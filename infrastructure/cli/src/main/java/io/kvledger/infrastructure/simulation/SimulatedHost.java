@@ -17,6 +17,7 @@ import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,7 +74,11 @@ final class SimulatedHost {
         } else if (event instanceof BlocksReleased e) {
             released(e);
         } else if (event instanceof ChunksEvicted e) {
-            e.keys().stream().filter(workers::isLoading).forEach(checks::evictedWhileLoading);
+            for (String key : e.keys()) {
+                if (workers.isLoading(key)) {
+                    checks.evictedWhileLoading(key);
+                }
+            }
         } else if (event instanceof PrefixMatched e) {
             SimRequest request = requests.get(e.requestId());
             if (request != null && request.admission != null) {
@@ -133,13 +138,44 @@ final class SimulatedHost {
         request.indexedBlocks = Math.max(request.indexedBlocks, full);
     }
 
+    /**
+     * Takes the released blocks out of the request's table, each one's first occurrence left, as one
+     * {@code List.remove} per block would, but in one pass: a release of a whole table costs its length.
+     * The pool gets the blocks back in the event's order (it hands out the last freed first).
+     */
     private void released(BlocksReleased event) {
         SimRequest request = requests.get(event.requestId());
-        for (Integer block : event.blockIds()) {
-            if (request == null || !request.table.remove(block)) {
-                checks.releasedUnheld(event.requestId(), block);
-            } else {
-                pool.release(block);
+        List<Integer> blocks = event.blockIds();
+        if (request != null && blocks.equals(request.table)) {
+            blocks.forEach(pool::release); // the usual case: the whole table, in table order
+            request.table.clear();
+        } else {
+            Map<Integer, Integer> held = new HashMap<>();
+            if (request != null) {
+                request.table.forEach(block -> held.merge(block, 1, Integer::sum));
+            }
+            Map<Integer, Integer> taken = new HashMap<>();
+            for (Integer block : blocks) {
+                if (held.getOrDefault(block, 0) > 0) {
+                    held.merge(block, -1, Integer::sum);
+                    taken.merge(block, 1, Integer::sum);
+                    pool.release(block);
+                } else {
+                    checks.releasedUnheld(event.requestId(), block);
+                }
+            }
+            if (request != null && !taken.isEmpty()) {
+                List<Integer> kept = new ArrayList<>(request.table.size());
+                for (Integer block : request.table) {
+                    Integer left = taken.get(block);
+                    if (left != null && left > 0) {
+                        taken.put(block, left - 1);
+                    } else {
+                        kept.add(block);
+                    }
+                }
+                request.table.clear();
+                request.table.addAll(kept);
             }
         }
         if (request != null && request.table.isEmpty()) {

@@ -41,6 +41,11 @@ public final class SimulationSummary {
     long refused;
     final Map<String, Long> rejections = new TreeMap<>();
     long nanos;
+    /** CPU time of the thread that stepped: in the engine's {@code step}, and in all (the host's share is the rest). */
+    long engineCpuNanos;
+    long steppingCpuNanos;
+    /** What was checked after every step; the summary says so when it was not everything. */
+    Checks checks = Checks.ALL;
     private final Map<Long, Integer> loadSizes = new HashMap<>();
 
     void count(EngineEvent event) {
@@ -97,6 +102,16 @@ public final class SimulationSummary {
         return rejections.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** CPU seconds the engine's steps took (Axon and the domain), measured on the stepping thread. */
+    public double engineCpuSeconds() {
+        return engineCpuNanos / 1e9;
+    }
+
+    /** CPU seconds of the stepping thread: the engine's steps and the simulated host's work. */
+    public double steppingCpuSeconds() {
+        return steppingCpuNanos / 1e9;
+    }
+
     public double seconds() {
         return nanos / 1e9;
     }
@@ -108,12 +123,13 @@ public final class SimulationSummary {
                         + "jobs %d (%d stores, %d loads), chunks stored %d, chunks loaded %d%n"
                         + "flushes %d, stores deferred %d, chunks evicted %d%n"
                         + "rejections %d %s%n"
-                        + "violations 0%n"
+                        + "violations 0%s%n"
                         + "%.1f s, %.0f events/s%n",
                 requests, seed, finished, aborted, refused == 0 ? "" : " (" + refused + " refused: too long for the GPU pool)",
                 preemptions, steps, commands, events,
                 storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
                 flushes, storesDeferred, chunksEvicted, rejectionCount(), rejections,
+                checks == Checks.ALL ? "" : " (host checks only: the audit's rules were not run)",
                 seconds(), events / Math.max(seconds(), 1e-9));
     }
 }

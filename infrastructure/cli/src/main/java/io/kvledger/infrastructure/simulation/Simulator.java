@@ -4,21 +4,17 @@ import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.check.LogCheck;
-import io.kvledger.application.check.CheckCode;
-import io.kvledger.application.check.Finding;
 import io.kvledger.application.engine.StepEntry;
-import io.kvledger.application.engine.StepResult;
-import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.event.RequestAborted;
-import io.kvledger.domain.event.RequestFinished;
-import io.kvledger.domain.state.EngineState;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Drives an engine through the embedding API with a seeded workload, one {@code KvLedger.step} per
@@ -28,24 +24,32 @@ import java.util.function.Function;
  *
  * <p>Command {@code i} (from 0) is recorded at line {@code i + 2}, as if it were read from a scenario
  * whose first line is the config line: {@code kvledger run} of the recorded commands gives the same log.
+ *
+ * <p>Pipelined (the default for the real engine on a machine with more than one core), the host and the
+ * engine step on a thread of their own ({@link StepLoop}) a few hundred steps ahead, while the caller's
+ * thread checks each step and gives it to the listener ({@link StepChecker}), in order: the listener
+ * sees the same steps, and a failing run fails at the same step with the same findings, as on one thread.
+ * Only the engine may have taken the steps after the failing one.
  */
 public final class Simulator {
 
-    /** Receives what the simulation produces, in order. */
+    /** Receives what the simulation produces, in order, on the thread that called {@link #run}. */
     public interface Listener {
         void configured(EngineConfigured configured);
 
         void step(List<StepEntry> entries, List<EngineEvent> events);
     }
 
-    private static final int STALL_STEPS = 20_000;
     /** Steps with requests live but none ending, after which the run is stuck (a livelock) and stops. */
     static final int PROGRESS_STEPS = 5_000;
-    private static final int FULL_REPLAY_EVERY = 512;
+    /** Steps the stepping thread may run ahead of the checks. */
+    private static final int AHEAD_STEPS = 256;
 
     private final SimulationOptions options;
-    private final java.util.function.Supplier<LogCheck> audits;
+    private final Supplier<LogCheck> audits;
     private final Function<EngineConfig, KvLedger> engines;
+    private final boolean pipelined;
+    private final Checks checks;
 
     /** Every event is checked by {@link EventLogRules}, {@code kvledger audit}'s rules among them. */
     public Simulator(SimulationOptions options) {
@@ -53,16 +57,32 @@ public final class Simulator {
     }
 
     /** @param audits a further check of every event, a new one per run */
-    public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits) {
-        this(options, audits, Simulator::ledger);
+    public Simulator(SimulationOptions options, Supplier<LogCheck> audits) {
+        this(options, audits, Simulator::ledger, Runtime.getRuntime().availableProcessors() > 1, Checks.ALL);
     }
 
-    /** @param engines opens the engine to drive; the real one is {@link #ledger} */
-    public Simulator(SimulationOptions options, java.util.function.Supplier<LogCheck> audits,
-                     Function<EngineConfig, KvLedger> engines) {
+    /** @param engines opens the engine to drive (on one thread, not the caller's when pipelined); the real one is {@link #ledger} */
+    public Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines) {
+        this(options, audits, engines, false, Checks.ALL);
+    }
+
+    private Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines,
+                      boolean pipelined, Checks checks) {
         this.options = options;
         this.audits = audits;
         this.engines = engines;
+        this.pipelined = pipelined;
+        this.checks = checks;
+    }
+
+    /** The same simulation, stepping on a thread of its own ({@code true}) or on the caller's. */
+    public Simulator pipelined(boolean onTwoThreads) {
+        return new Simulator(options, audits, engines, onTwoThreads, checks);
+    }
+
+    /** The same simulation with these checks after every step (default {@link Checks#ALL}). */
+    public Simulator checks(Checks which) {
+        return new Simulator(options, audits, engines, pipelined, which);
     }
 
     /** The real engine: a {@link KvLedger} that keeps no events (the simulator's log is the record). */
@@ -72,95 +92,79 @@ public final class Simulator {
 
     public SimulationSummary run(Listener listener) {
         long start = System.nanoTime(); // only for the summary's rate; never for a decision
-        EngineConfig config = options.engineConfig();
-        SplittableRandom random = options.workloadRandom();
-        Workers workers = new Workers(random.split(), config.workers(), options.failRate());
-        SimulatedHost host = new SimulatedHost(options, config.gpuBlockSize(), workers);
-        Scheduler scheduler = new Scheduler(host, random.split(), new Arrivals(random.split(), options));
-        EventLogRules rules = new EventLogRules();
-        LogCheck checks = rules.and(audits.get());
-        SimulationSummary summary = new SimulationSummary();
-        long seq = 0;
-        long line = 1;
-        try (KvLedger ledger = engines.apply(config)) {
-            EngineConfigured configured = ledger.configured();
-            listener.configured(configured);
-            summary.count(configured);
-            fail(0, checks.check(++seq, configured));
-            long quietSince = 0;
-            long lastEnd = 0;
-            for (long now = 1; !(summary.requests == options.requests() && host.idle()
-                    && ledger.state().jobs().isEmpty()); now++) {
-                List<EngineCommand> commands = scheduler.plan(now);
-                List<StepEntry> entries = new ArrayList<>(commands.size());
-                for (EngineCommand command : commands) {
-                    entries.add(new StepEntry(++line, command));
-                }
-                StepResult result = step(ledger, entries, now);
-                List<Finding> findings = new ArrayList<>();
-                for (EngineEvent event : result.events()) {
-                    findings.addAll(checks.check(++seq, event));
-                    host.observe(event, now);
-                    summary.count(event);
-                    if (event instanceof RequestFinished || event instanceof RequestAborted) {
-                        lastEnd = now;
-                    }
-                }
-                findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
-                host.checks.at(seq);
-                host.endStep(result.state(), now);
-                findings.addAll(host.checks.drain());
-                replayEqualsLive(rules.state(), result.state(), now, seq, findings);
-                listener.step(entries, result.events());
-                summary.steps++;
-                summary.commands += commands.size();
-                fail(now, findings);
-                quietSince = result.events().isEmpty() ? quietSince : now;
-                if (now - quietSince > STALL_STEPS) {
-                    fail(now, List.of(new Finding(seq, CheckCode.STALLED, null, "no event for " + STALL_STEPS + " steps")));
-                }
-                if (host.requests.isEmpty()) {
-                    lastEnd = now;
-                } else if (now - lastEnd > PROGRESS_STEPS) {
-                    fail(now, List.of(new Finding(seq, CheckCode.NO_PROGRESS, null, "no request finished or was aborted in "
-                            + PROGRESS_STEPS + " steps while " + host.requests.size() + " are live")));
-                }
-            }
-            replayEqualsLive(rules.state(), ledger.state(), 0, seq, new ArrayList<>());
-        }
-        summary.refused = host.refused;
+        StepChecker checker = new StepChecker(options.seed(), checks, audits.get(), listener);
+        SimulationSummary summary = pipelined ? onTwoThreads(checker) : onThisThread(checker);
         summary.nanos = System.nanoTime() - start;
+        summary.checks = checks;
         return summary;
     }
 
-    private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {
+    private SimulationSummary onThisThread(StepChecker checker) {
+        SimulationSummary[] end = new SimulationSummary[1];
         try {
-            return ledger.stepEntries(entries);
-        } catch (RuntimeException e) {
-            throw new SimulationFailure(options.seed(), now, e);
+            new StepLoop(options, engines, stepped -> {
+                try {
+                    end[0] = checker.accept(stepped);
+                } catch (RuntimeException | Error failure) {
+                    throw new CheckerFailed(failure);
+                }
+            }, () -> false).run();
+        } catch (CheckerFailed failed) {
+            throw StepChecker.unchecked(failed.getCause());
+        }
+        return end[0];
+    }
+
+    private SimulationSummary onTwoThreads(StepChecker checker) {
+        BlockingQueue<Stepped> queue = new ArrayBlockingQueue<>(AHEAD_STEPS);
+        AtomicBoolean stopped = new AtomicBoolean();
+        Thread stepping = new Thread(() -> {
+            try {
+                new StepLoop(options, engines, stepped -> handOn(queue, stepped, stopped), stopped::get).run();
+            } catch (CheckerFailed ignored) {
+                // the checking side stopped the run; it reports why
+            }
+        }, "simulate-steps");
+        stepping.setDaemon(true);
+        stepping.start();
+        try {
+            while (true) {
+                SimulationSummary summary = checker.accept(queue.take());
+                if (summary != null) {
+                    return summary;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the simulation was interrupted", e);
+        } finally {
+            stopped.set(true);
+            queue.clear();
+            try {
+                stepping.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    /** The log folded so far equals the engine's state: cheaply every step, whole every few hundred and at the end. */
-    private void replayEqualsLive(EngineState replayed, EngineState live, long now, long seq, List<Finding> findings) {
-        boolean whole = now % FULL_REPLAY_EVERY == 0;
-        boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tier().size()
-                && replayed.requests().size() == live.requests().size() && replayed.jobs().size() == live.jobs().size()
-                && replayed.retired().size() == live.retired().size()
-                && (!whole || (replayed.requests().equals(live.requests()) && replayed.tier().equals(live.tier())
-                        && replayed.jobs().equals(live.jobs()) && replayed.fences().equals(live.fences())));
-        if (now == 0) {
-            same = replayed.equals(live);
-        }
-        if (!same) {
-            findings.add(new Finding(seq, CheckCode.REPLAY_MISMATCH, null, "the log folds to another state than the engine's"));
-            fail(now, findings);
+    private static void handOn(BlockingQueue<Stepped> queue, Stepped stepped, AtomicBoolean stopped) {
+        try {
+            while (!queue.offer(stepped, 20, TimeUnit.MILLISECONDS)) {
+                if (stopped.get()) {
+                    throw new CheckerFailed(null);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CheckerFailed(e);
         }
     }
 
-    private void fail(long now, List<Finding> findings) {
-        if (!findings.isEmpty()) {
-            throw new SimulationFailure(options.seed(), now, findings);
+    /** What the checking side threw, carried out of the stepping loop unchanged (it is not the loop's own error). */
+    static final class CheckerFailed extends RuntimeException {
+        CheckerFailed(Throwable cause) {
+            super(null, cause, false, false);
         }
     }
 }

@@ -41,6 +41,8 @@ final class Workers {
     private final TreeMap<Long, Transfer> inFlight = new TreeMap<>();
     private final Map<Integer, List<Transfer>> byBlock = new HashMap<>();
     private final Set<Long> everScheduled = new HashSet<>();
+    /** How many loads physically in flight read each key. */
+    private final Map<String, Integer> loading = new HashMap<>();
     private final PriorityQueue<Completion> outbox = new PriorityQueue<>(
             (a, b) -> a.deliverAt != b.deliverAt ? Long.compare(a.deliverAt, b.deliverAt) : Long.compare(a.order, b.order));
 
@@ -57,6 +59,9 @@ final class Workers {
         inFlight.put(jobId, transfer);
         for (Integer block : blocks) {
             byBlock.computeIfAbsent(block, b -> new ArrayList<>(1)).add(transfer);
+        }
+        if (!store) {
+            transfer.keys().forEach(key -> loading.merge(key, 1, Integer::sum));
         }
     }
 
@@ -100,12 +105,7 @@ final class Workers {
 
     /** Whether a load physically in flight still reads {@code key} from the CPU tier. */
     boolean isLoading(String key) {
-        for (Transfer transfer : inFlight.values()) {
-            if (!transfer.store() && transfer.keys().contains(key)) {
-                return true;
-            }
-        }
-        return false;
+        return loading.containsKey(key);
     }
 
     boolean idle() {
@@ -120,10 +120,18 @@ final class Workers {
         inFlight.remove(transfer.jobId());
         for (Integer block : transfer.blocks()) {
             List<Transfer> list = byBlock.get(block);
-            list.remove(transfer);
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i) == transfer) { // by identity: a record's equals compares its lists
+                    list.remove(i);
+                    break;
+                }
+            }
             if (list.isEmpty()) {
                 byBlock.remove(block);
             }
+        }
+        if (!transfer.store()) {
+            transfer.keys().forEach(key -> loading.merge(key, -1, (count, one) -> count + one == 0 ? null : count + one));
         }
         for (int rank = 0; rank < ranks; rank++) {
             boolean success = random.nextDouble() >= failRate;

@@ -40,6 +40,15 @@ class HostChecksBiteTest {
     }
 
     @Test
+    void theHostsChecksAloneStillCatchIt() {
+        SimulationFailure failure = assertThrows(SimulationFailure.class, () -> new Simulator(OPTIONS, () -> (seq, event) -> List.of(),
+                config -> dropping(Simulator.ledger(config), event -> event instanceof FlushRequired)).checks(Checks.HOST)
+                .pipelined(true).run(new Discard()));
+        assertTrue(failure.findings().stream().anyMatch(f -> f.code().name().equals("REUSE_WITHOUT_FLUSH")
+                && f.reason().contains("still reads it")), failure.getMessage());
+    }
+
+    @Test
     void underDelayFreeAnEngineThatForgetsPreemptionFlushesIsCaught() {
         // DELAY_FREE fences nothing: the audit's release rule sees the blocks go while the store reads them,
         // and the host sees them written to while the transfer runs; whichever comes first fails the run.

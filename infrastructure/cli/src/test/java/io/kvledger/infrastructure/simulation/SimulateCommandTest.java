@@ -41,6 +41,19 @@ class SimulateCommandTest {
     }
 
     @Test
+    void hostChecksOnlyWriteTheSameLogAndSaySo() throws IOException {
+        Path all = dir.resolve("all.jsonl");
+        Path host = dir.resolve("host.jsonl");
+        Result checked = simulate("--requests", "300", "--seed", "4", "--workers", "1", "-o", all.toString());
+        Result fast = simulate("--requests", "300", "--seed", "4", "--workers", "1", "--checks", "HOST", "-o", host.toString());
+        assertEquals(0, checked.exit, checked.err);
+        assertEquals(0, fast.exit, fast.err);
+        assertArrayEquals(Files.readAllBytes(all), Files.readAllBytes(host));
+        assertTrue(checked.out.contains("violations 0\n"), checked.out);
+        assertTrue(fast.out.contains("violations 0 (host checks only: the audit's rules were not run)\n"), fast.out);
+    }
+
+    @Test
     void theLogHoldsNothingTimeBased() throws IOException {
         Path log = dir.resolve("log.jsonl");
         simulate("--requests", "50", "-o", log.toString());
