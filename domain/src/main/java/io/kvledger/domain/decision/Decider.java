@@ -1,5 +1,6 @@
 package io.kvledger.domain.decision;
 
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
@@ -38,15 +39,23 @@ public final class Decider {
     }
 
     public static Decision decide(EngineState state, EngineCommand command) {
+        return decide(state, command, null);
+    }
+
+    /**
+     * The same decision, folding its events through {@code folds} (when not {@code null}): a caller that
+     * folds the same events itself, as audit does, then folds each only once.
+     */
+    public static Decision decide(EngineState state, EngineCommand command, RecentFolds folds) {
         try {
-            return decideOrThrow(state, command);
+            return decideOrThrow(state, command, folds);
         } catch (Rejection rejection) {
             return rejection.toDecision();
         }
     }
 
-    private static Decision decideOrThrow(EngineState state, EngineCommand command) {
-        Emitter emitter = new Emitter(state);
+    private static Decision decideOrThrow(EngineState state, EngineCommand command, RecentFolds folds) {
+        Emitter emitter = new Emitter(state, folds);
         if (command instanceof RequestCommand request && !UnicodeText.isWellFormed(request.requestId())) {
             throw Rejection.invalidArgument(UnicodeText.problem("requestId", request.requestId()));
         }

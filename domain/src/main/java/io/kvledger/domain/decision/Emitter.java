@@ -1,6 +1,7 @@
 package io.kvledger.domain.decision;
 
 import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
@@ -13,15 +14,18 @@ import java.util.List;
  */
 final class Emitter {
 
+    private final RecentFolds folds;
     private EngineState state;
     private final List<EngineEvent> events = new ArrayList<>(4);
 
-    Emitter(EngineState state) {
+    /** @param folds the folds to share with the caller's own (see {@link RecentFolds}), or {@code null} */
+    Emitter(EngineState state, RecentFolds folds) {
         this.state = state;
+        this.folds = folds;
     }
 
     void emit(EngineEvent event) {
-        state = EngineFold.evolve(state, event);
+        state = folds == null ? EngineFold.evolve(state, event) : folds.evolve(state, event);
         events.add(event);
     }
 

@@ -1,43 +1,58 @@
 package io.kvledger.domain.state;
 
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
-import io.vavr.collection.Vector;
 
 /**
  * One hash per full GPU block of known tokens, each chained to the previous one, so two requests with
  * the same token prefix get the same hashes for it. Deterministic: no salt. Only the tokens of the
  * unfinished last block are kept, so memory grows with blocks, not tokens.
+ *
+ * <p>Immutable, and cheap to move forward: the hashes are an {@link AppendOnlyStrings} (a new version
+ * shares the older one's array), the tail a copy of at most {@code blockSize} ints; a call that
+ * completes no block allocates only the new tail. (Both are {@code List}s, so a snapshot writes them as
+ * the arrays it always did.)
+ *
+ * @param hashes one per full block, in block order
+ * @param tail   the tokens of the unfinished last block (fewer than {@code blockSize})
  */
-public record BlockHashes(int blockSize, Vector<String> hashes, Vector<Integer> tail) {
+public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail) {
 
-    private static final String ROOT = "";
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(BlockHashes::sha256);
+    public BlockHashes {
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("blockSize must be at least 1, was " + blockSize);
+        }
+        hashes = hashes instanceof AppendOnlyStrings own ? own : AppendOnlyStrings.of(hashes);
+        tail = tail instanceof IntTail own ? own : IntTail.of(tail);
+        if (tail.size() >= blockSize) {
+            throw new IllegalArgumentException("a tail holds fewer than blockSize tokens, was " + tail.size());
+        }
+    }
 
     public static BlockHashes empty(int blockSize) {
-        return new BlockHashes(blockSize, Vector.empty(), Vector.empty());
+        return new BlockHashes(blockSize, AppendOnlyStrings.EMPTY, IntTail.EMPTY);
     }
 
     public static BlockHashes of(int blockSize, List<Integer> tokens) {
         return empty(blockSize).append(tokens);
     }
 
-    /** The hashes after {@code tokens} are appended to the known tokens. */
+    /** The hashes after {@code tokens} are appended to the known tokens; this one is left as it was. */
     public BlockHashes append(List<Integer> tokens) {
-        Vector<String> newHashes = hashes;
-        Vector<Integer> newTail = tail;
-        for (Integer token : tokens) {
-            newTail = newTail.append(token);
-            if (newTail.size() == blockSize) {
-                String previous = newHashes.isEmpty() ? ROOT : newHashes.last();
-                newHashes = newHashes.append(next(previous, newTail));
-                newTail = Vector.empty();
-            }
+        if (tokens.isEmpty()) {
+            return this;
         }
-        return new BlockHashes(blockSize, newHashes, newTail);
+        IntTail oldTail = (IntTail) tail;
+        int known = oldTail.size() + tokens.size();
+        int completed = known / blockSize;
+        if (completed == 0) {
+            return new BlockHashes(blockSize, hashes, oldTail.plus(tokens));
+        }
+        String[] made = ChainHash.blocks(lastHash(), oldTail, tokens, blockSize, completed);
+        int[] rest = new int[known - completed * blockSize];
+        for (int i = 0; i < rest.length; i++) {
+            rest[i] = tokens.get(tokens.size() - rest.length + i);
+        }
+        return new BlockHashes(blockSize, ((AppendOnlyStrings) hashes).plus(made), IntTail.wrap(rest));
     }
 
     public int fullBlocks() {
@@ -48,24 +63,7 @@ public record BlockHashes(int blockSize, Vector<String> hashes, Vector<Integer> 
         return hashes.get(block);
     }
 
-    private static String next(String previous, Vector<Integer> blockTokens) {
-        MessageDigest digest = SHA256.get();
-        digest.reset();
-        digest.update(previous.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        ByteBuffer buffer = ByteBuffer.allocate(4 * blockTokens.size());
-        for (Integer token : blockTokens) {
-            buffer.putInt(token);
-        }
-        digest.update(buffer.array());
-        // 128 bits keep collisions out of reach while the keys stay short enough to read in a log.
-        return HexFormat.of().formatHex(digest.digest(), 0, 16);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform must provide SHA-256", e);
-        }
+    private String lastHash() {
+        return hashes.isEmpty() ? "" : hashes.get(hashes.size() - 1);
     }
 }

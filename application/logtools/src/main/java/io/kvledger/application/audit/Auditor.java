@@ -4,6 +4,7 @@ import io.kvledger.application.check.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
 import io.kvledger.application.replay.LogFold;
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import java.util.List;
@@ -51,8 +52,10 @@ public final class Auditor {
      * only through that state.
      */
     public Auditor(EngineState base, Consumer<CommandJudgement> listener) {
-        fold = new LogFold(base);
-        derivation = new CommandDerivation(listener);
+        // The log's fold and the decider's fold the same events onto the same states: each is folded once.
+        RecentFolds folds = new RecentFolds();
+        fold = new LogFold(base, folds);
+        derivation = new CommandDerivation(listener, folds);
         rules = List.of(new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(), new CompletionRules(),
                 new TierRule(), derivation);
     }

@@ -3,6 +3,7 @@ package io.kvledger.application.audit;
 import io.kvledger.application.check.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.decision.Decider;
 import io.kvledger.domain.decision.Decision;
@@ -36,6 +37,7 @@ import java.util.function.Consumer;
 final class CommandDerivation implements AuditRule {
 
     private final Consumer<CommandJudgement> listener;
+    private final RecentFolds folds;
     private final List<LoggedEvent> logged = new ArrayList<>();
     private LoggedEvent heldFlush;
     private EngineState before;
@@ -44,8 +46,9 @@ final class CommandDerivation implements AuditRule {
     private String tokenMismatch;
     private boolean configured;
 
-    CommandDerivation(Consumer<CommandJudgement> listener) {
+    CommandDerivation(Consumer<CommandJudgement> listener, RecentFolds folds) {
         this.listener = listener;
+        this.folds = folds;
     }
 
     /**
@@ -133,7 +136,7 @@ final class CommandDerivation implements AuditRule {
             return;
         }
         if (command != null) {
-            decision = Decider.decide(stateBefore, command);
+            decision = Decider.decide(stateBefore, command, folds);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.kvledger.application.replay;
 
 import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -25,10 +26,12 @@ import java.util.List;
 public final class LogFold {
 
     private final KeyMap keys = new KeyMap();
+    private final RecentFolds folds;
     private EngineState state;
 
     /** A fold from the log's first event. */
     public LogFold() {
+        this(null);
     }
 
     /**
@@ -36,7 +39,13 @@ public final class LogFold {
      * base): the events are folded from it as they would be after the lines before it.
      */
     public LogFold(EngineState base) {
+        this(base, new RecentFolds());
+    }
+
+    /** The same, folding through {@code folds}, which the caller shares with the decider it runs beside. */
+    public LogFold(EngineState base, RecentFolds folds) {
         this.state = base;
+        this.folds = folds;
     }
 
     /** Folds one event; {@code null} stands for a type this version does not know, which changes nothing. */
@@ -51,7 +60,7 @@ public final class LogFold {
         }
         List<KeyConflict> conflicts = new ArrayList<>();
         EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
-        state = EngineFold.evolve(before, event);
+        state = folds.evolve(before, event);
         forgetKeysTheTierDropped(before, event);
         return new FoldStep(seq, logEvent, event, before, state, conflicts);
     }
@@ -75,21 +84,42 @@ public final class LogFold {
     }
 
     private EngineEvent inTokenKeys(EngineState before, EngineEvent event, List<KeyConflict> conflicts) {
+        // A log in kvledger's own keys (nearly every log) maps to itself: the event is kept, not rebuilt.
         if (event instanceof StoreJobScheduled e) {
             List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
-            return new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+            return mapped.equals(e.keys()) ? e
+                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof LoadJobScheduled e) {
             List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
-            return new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+            return mapped.equals(e.keys()) ? e
+                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof ChunksStored e) {
-            return new ChunksStored(e.keys().stream().map(keys::tokenKeyOf).toList());
+            List<String> mapped = tokenKeys(e.keys());
+            return mapped == e.keys() ? e : new ChunksStored(mapped);
         }
         if (event instanceof ChunksEvicted e) {
-            return new ChunksEvicted(e.keys().stream().map(keys::tokenKeyOf).toList());
+            List<String> mapped = tokenKeys(e.keys());
+            return mapped == e.keys() ? e : new ChunksEvicted(mapped);
         }
         return event;
+    }
+
+    /** The token-derived keys of {@code logKeys}: the very same list when each is its own. */
+    private List<String> tokenKeys(List<String> logKeys) {
+        List<String> mapped = null;
+        for (int i = 0; i < logKeys.size(); i++) {
+            String logKey = logKeys.get(i);
+            String tokenKey = keys.tokenKeyOf(logKey);
+            if (mapped == null && !tokenKey.equals(logKey)) {
+                mapped = new ArrayList<>(logKeys.subList(0, i));
+            }
+            if (mapped != null) {
+                mapped.add(tokenKey);
+            }
+        }
+        return mapped == null ? logKeys : mapped;
     }
 
     /**

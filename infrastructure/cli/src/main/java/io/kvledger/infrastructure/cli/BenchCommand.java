@@ -32,13 +32,14 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Measures, in one process on one file, what the log tools cost beside a raw parse of their input:
- * a Jackson streaming parse of every token (numbers decoded, strings made), the audit's and replay's
- * read-and-fold, and a simulation. Ratios taken in one run hold on a loaded machine where absolute
+ * a Jackson streaming parse of every token (numbers decoded, strings made), the reader alone (every line
+ * read and checked into its event), {@code audit} and {@code replay} as the commands run them (the same
+ * scan, parsing ahead on a second thread), and a simulation. Ratios taken in one run hold on a loaded machine where absolute
  * figures do not.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Times a raw Jackson parse, audit and replay of LOG in one process, and a simulation;",
-                "prints each time, events per second and the ratio to the parse."},
+                "and the reader alone; prints each time, events per second and the ratio to the parse."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:measured", "2:malformed input or a missing file"})
 final class BenchCommand implements Callable<Integer> {
@@ -58,6 +59,7 @@ final class BenchCommand implements Callable<Integer> {
         try {
             long bytes = Files.size(file);
             double[] parse = new double[2];
+            double[] read = new double[2];
             double[] audit = new double[2];
             double[] replay = new double[2];
             long events = 0;
@@ -66,17 +68,23 @@ final class BenchCommand implements Callable<Integer> {
                 Clock clock = new Clock();
                 tokens = parse(file);
                 parse = clock.lap();
-                events = audit(file);
+                events = read(file);
+                read = clock.lap();
+                audit(file);
                 audit = clock.lap();
                 replay(file);
                 replay = clock.lap();
-                out.printf(Locale.ROOT, "round %d: parse %.3f s, audit %.3f s, replay %.3f s (wall; thread CPU %.3f, %.3f, %.3f)%n",
-                        round, parse[0], audit[0], replay[0], parse[1], audit[1], replay[1]);
+                out.printf(Locale.ROOT, "round %d: parse %.3f s, read %.3f s, audit %.3f s, replay %.3f s"
+                                + " (wall; process CPU %.3f, %.3f, %.3f, %.3f)%n",
+                        round, parse[0], read[0], audit[0], replay[0], parse[1], read[1], audit[1], replay[1]);
                 out.flush();
             }
-            out.printf(Locale.ROOT, "file %s: %d events, %d bytes, %d tokens; last round:%n", file, events, bytes, tokens);
-            out.printf(Locale.ROOT, "%-17s %10s %14s %12s %14s%n", "", "wall", "events/s", "CPU", "ratio (CPU)");
+            out.printf(Locale.ROOT, "file %s: %d events, %d bytes, %d tokens; last round (audit and replay %s):%n", file,
+                    events, bytes, tokens, LogScan.parseAheadByDefault() ? "parse ahead on a second thread" : "on one thread");
+            out.printf(Locale.ROOT, "%-8s %10s %18s %15s %s%n", "", "wall", "events/s (wall)", "process CPU",
+                    "ratio to parse: wall (process CPU)");
             row(out, "parse", parse, events, parse);
+            row(out, "read", read, events, parse);
             row(out, "audit", audit, events, parse);
             row(out, "replay", replay, events, parse);
             if (simulate > 0) {
@@ -96,23 +104,25 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** With the parse on a second thread, wall time is the figure of a run; process CPU counts every thread. */
     private static void row(PrintWriter out, String name, double[] seconds, long events, double[] parse) {
-        out.printf(Locale.ROOT, "%-17s %8.3f s  %10.0f events/s  %8.3f s  %5.2fx parse (wall %.2fx)%n", name,
-                seconds[0], events / seconds[0], seconds[1], seconds[1] / parse[1], seconds[0] / parse[0]);
+        out.printf(Locale.ROOT, "%-8s %8.3f s %11.0f events/s %11.3f s   %5.2fx parse (CPU %.2fx)%n", name,
+                seconds[0], events / seconds[0], seconds[1], seconds[0] / parse[0], seconds[1] / parse[1]);
     }
 
     /**
-     * Wall time and this thread's CPU time between laps. On a machine shared with other work the CPU time
-     * is the steadier figure: wall time counts the waits for a core.
+     * Wall time and the process's CPU time (every thread: the parse-ahead thread, the collector and the
+     * compiler too) between laps. On a machine shared with other work wall time counts the waits for a core.
      */
     private static final class Clock {
-        private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        private final com.sun.management.OperatingSystemMXBean system =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         private long wall = System.nanoTime();
-        private long cpu = threads.getCurrentThreadCpuTime();
+        private long cpu = system.getProcessCpuTime();
 
         double[] lap() {
             long nowWall = System.nanoTime();
-            long nowCpu = threads.getCurrentThreadCpuTime();
+            long nowCpu = system.getProcessCpuTime();
             double[] lap = {(nowWall - wall) / 1e9, (nowCpu - cpu) / 1e9};
             wall = nowWall;
             cpu = nowCpu;
@@ -140,24 +150,33 @@ final class BenchCommand implements Callable<Integer> {
         return sink == Long.MIN_VALUE ? -tokens : tokens;
     }
 
-    private static long audit(Path file) throws IOException, MalformedLogException {
-        Auditor auditor = new Auditor();
+    /** The reader alone, on this thread: every line read and checked into its event, nothing folded. */
+    private static long read(Path file) throws IOException, MalformedLogException {
         long events = 0;
         try (InputStream in = Files.newInputStream(file)) {
             EventLogReader reader = new EventLogReader(in);
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                auditor.check(entry.seq(), entry.event());
                 events++;
             }
         }
         return events;
     }
 
+    /** As {@code audit} reads: through the log tools' scan (parsing ahead where they do). */
+    private static void audit(Path file) throws IOException, MalformedLogException {
+        try (LogScan scan = LogScan.open(file, "bench", false)) {
+            Auditor auditor = new Auditor(scan.base(), null);
+            for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+                auditor.check(entry.seq(), entry.event());
+            }
+            auditor.finish();
+        }
+    }
+
     private static void replay(Path file) throws IOException, MalformedLogException {
-        LogFold fold = new LogFold();
-        try (InputStream in = Files.newInputStream(file)) {
-            EventLogReader reader = new EventLogReader(in);
-            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+        try (LogScan scan = LogScan.open(file, "bench", false)) {
+            LogFold fold = new LogFold(scan.base());
+            for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 fold.apply(entry.seq(), entry.event());
             }
         }

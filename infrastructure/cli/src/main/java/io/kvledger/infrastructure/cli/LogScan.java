@@ -14,25 +14,42 @@ import java.nio.file.Path;
  * A gzip-compressed log is read as the plain one; a store directory or a single segment as the log of
  * its segments, in order, from the state of its first segment's base ({@link #base()}; see
  * {@link StoreLog}). Reports progress when asked to.
+ *
+ * <p>On a machine with more than one core the lines are parsed ahead on a second thread while the caller
+ * folds ({@link ParseAhead}); what the caller sees is the same either way. {@code -Dkvledger.parseAhead=false}
+ * reads on the caller's thread, for comparison.
  */
 final class LogScan implements AutoCloseable {
 
     private final CountingBytes counting;
     private final StoreLog log;
     private final EventLogReader reader;
+    /** The reader on its own thread, or {@code null} when the caller's thread reads. */
+    private final ParseAhead ahead;
     private final Progress progress;
     private long events;
     private long lastSeq;
 
-    private LogScan(CountingBytes counting, StoreLog log, Progress progress) {
+    private LogScan(CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead) {
         this.counting = counting;
         this.log = log;
         this.reader = log.reader();
         this.progress = progress;
+        this.ahead = parseAhead ? new ParseAhead(reader, counting::count) : null;
+    }
+
+    /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
+    static boolean parseAheadByDefault() {
+        return !"false".equals(System.getProperty("kvledger.parseAhead")) && Runtime.getRuntime().availableProcessors() > 1;
     }
 
     /** @param forceProgress report progress even when stderr is not a terminal */
     static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
+        return open(file, tool, forceProgress, parseAheadByDefault());
+    }
+
+    /** @param parseAhead whether a second thread parses the lines ahead of the caller */
+    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
         CountingBytes counting = new CountingBytes();
         StoreLog log;
@@ -43,7 +60,7 @@ final class LogScan implements AutoCloseable {
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
-        return new LogScan(counting, log, progress);
+        return new LogScan(counting, log, progress, parseAhead);
     }
 
     /** The state before the first line read: {@code null} for a log from its start, else its first segment's base. */
@@ -53,23 +70,34 @@ final class LogScan implements AutoCloseable {
 
     /** The next entry, or {@code null} at the end. */
     LogEntry next() throws IOException, MalformedLogException {
-        LogEntry entry = reader.next();
+        LogEntry entry = ahead != null ? ahead.next() : reader.next();
         if (entry != null) {
             events++;
             lastSeq = entry.seq();
             if (progress != null) {
-                progress.update(events, counting.count(), lastSeq);
+                progress.update(events, position(), lastSeq);
             }
         }
         return entry;
     }
 
+    /** The bytes of the files read up to the entry last returned, as near as reading ahead lets us know. */
+    private long position() {
+        return ahead != null ? ahead.position() : counting.count();
+    }
+
     @Override
     public void close() throws IOException {
-        if (progress != null) {
-            progress.finish(events, counting.count(), lastSeq);
+        try {
+            if (ahead != null) {
+                ahead.close(); // the thread is stopped before its input is closed under it
+            }
+            if (progress != null) {
+                progress.finish(events, ahead != null && ahead.position() > 0 ? ahead.position() : counting.count(), lastSeq);
+            }
+        } finally {
+            log.close();
         }
-        log.close();
     }
 
     /** The raw bytes read from every file, before decompression. */

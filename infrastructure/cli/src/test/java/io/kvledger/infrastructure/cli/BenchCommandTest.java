@@ -19,15 +19,16 @@ class BenchCommandTest {
     Path dir;
 
     @Test
-    void measuresParseAuditReplayAndSimulateOnOneFile() {
+    void measuresParseReadAuditReplayAndSimulateOnOneFile() {
         Path log = dir.resolve("sim.jsonl");
         assertEquals(0, cli("simulate", "--requests", "100", "--seed", "2", "-o", log.toString()).exit);
         Result bench = cli("bench", log.toString(), "--rounds", "1", "--simulate", "50");
         assertEquals(0, bench.exit, bench.err);
-        for (String tool : new String[] {"parse", "audit", "replay"}) {
+        for (String tool : new String[] {"parse", "read", "audit", "replay"}) {
             assertTrue(bench.out.matches("(?s).*\\n" + tool + " +\\d+\\.\\d{3} s +\\d+ events/s +\\d+\\.\\d{3} s +"
-                    + (tool.equals("parse") ? "1\\.00" : "\\d+\\.\\d\\d") + "x parse \\(wall \\d+\\.\\d\\dx\\)\\n.*"), bench.out);
+                    + (tool.equals("parse") ? "1\\.00" : "\\d+\\.\\d\\d") + "x parse \\(CPU \\d+\\.\\d\\dx\\)\\n.*"), bench.out);
         }
+        assertTrue(bench.out.contains("ratio to parse: wall (process CPU)"), bench.out);
         assertTrue(bench.out.contains("(50 requests, "), bench.out);
     }
 

@@ -3,7 +3,10 @@ package io.kvledger.infrastructure.json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -16,6 +19,10 @@ import java.nio.charset.StandardCharsets;
 public final class Utf8Lines {
 
     private static final int READ_BYTES = 1 << 16;
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
 
     /**
      * The longest line read, in bytes, unless {@code -Dkvledger.maxLineBytes} says otherwise. Parsing a
@@ -32,6 +39,8 @@ public final class Utf8Lines {
     private int position;
     private int limit;
     private final LineBuffer buffer = new LineBuffer();
+    /** The bytes of the line last advanced to: the read-ahead when the line lies in it whole, else the buffer. */
+    private byte[] line = new byte[0];
     private int lineStart;
     private int lineEnd;
     private boolean ascii;
@@ -113,12 +122,12 @@ public final class Utf8Lines {
 
     /** The line last advanced to, as text. */
     public String text() {
-        return new String(buffer.bytes(), lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
+        return new String(line, lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
     }
 
     /** The bytes of the line last advanced to (a shared buffer: read them before advancing again). */
     public byte[] bytes() {
-        return buffer.bytes();
+        return line;
     }
 
     /** Where the line's bytes start in {@link #bytes()}: after a byte order mark on line 1. */
@@ -136,9 +145,8 @@ public final class Utf8Lines {
         if (!ascii) {
             return text().isBlank();
         }
-        byte[] bytes = buffer.bytes();
         for (int i = lineStart; i < lineEnd; i++) {
-            if (!Character.isWhitespace(bytes[i])) {
+            if (!Character.isWhitespace(line[i])) {
                 return false;
             }
         }
@@ -157,6 +165,11 @@ public final class Utf8Lines {
         buffer.reset();
         boolean newline = false;
         long lineBytes = 0;
+        int highBits = 0;
+        long highWords = 0;
+        byte[] whole = null; // the read-ahead itself, when the line lies in it whole: no copy
+        int wholeStart = 0;
+        int wholeEnd = 0;
         while (!newline) {
             if (position == limit && !fill()) {
                 ended = true;
@@ -166,15 +179,40 @@ public final class Utf8Lines {
                 break;
             }
             int start = position;
-            while (position < limit && readAhead[position] != '\n') {
-                position++;
+            byte[] ahead = readAhead;
+            int at = position;
+            int end = limit;
+            // Eight bytes at a time up to the word holding the newline, then byte by byte to it.
+            while (at + 8 <= end) {
+                long word = (long) WORDS.get(ahead, at);
+                long newlines = word ^ NEWLINES;
+                if (((newlines - ONES) & ~newlines & HIGH_BITS) != 0) {
+                    break;
+                }
+                highWords |= word;
+                at += 8;
             }
+            while (at < end) {
+                byte b = ahead[at];
+                if (b == '\n') {
+                    break;
+                }
+                highBits |= b; // negative once any byte is not ASCII
+                at++;
+            }
+            position = at;
             lineBytes += position - start;
             if (lineBytes > maxLineBytes) {
                 ended = true;
                 throw new LineTooLongException(number + 1, maxLineBytes);
             }
-            buffer.write(readAhead, start, position - start);
+            if (position < limit && buffer.size() == 0) {
+                whole = readAhead;
+                wholeStart = start;
+                wholeEnd = position;
+            } else {
+                buffer.write(readAhead, start, position - start);
+            }
             if (position < limit) {
                 newline = true;
                 position++;
@@ -183,28 +221,28 @@ public final class Utf8Lines {
         }
         consumed += lineBytes;
         number++;
-        byte[] bytes = buffer.bytes();
-        int length = buffer.size();
-        if (length > 0 && bytes[length - 1] == '\r') {
-            length--;
+        if (whole != null) {
+            line = whole;
+            lineStart = wholeStart;
+            lineEnd = wholeEnd;
+        } else {
+            line = buffer.bytes();
+            lineStart = 0;
+            lineEnd = buffer.size();
         }
-        lineStart = 0;
-        lineEnd = length;
-        ascii = true;
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] < 0) {
-                ascii = false;
-                break;
-            }
+        if (lineEnd > lineStart && line[lineEnd - 1] == '\r') {
+            lineEnd--;
         }
+        ascii = highBits >= 0 && (highWords & HIGH_BITS) == 0;
         if (!ascii) {
             try {
-                decoder.reset().decode(ByteBuffer.wrap(bytes, 0, length)); // only to check it; most lines are ASCII
+                decoder.reset().decode(ByteBuffer.wrap(line, lineStart, lineEnd - lineStart)); // only to check it
             } catch (CharacterCodingException e) {
                 throw new InvalidUtf8Exception(number);
             }
-            if (number == 1 && length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
-                lineStart = 3; // a byte order mark
+            if (number == 1 && lineEnd - lineStart >= 3 && line[lineStart] == (byte) 0xEF
+                    && line[lineStart + 1] == (byte) 0xBB && line[lineStart + 2] == (byte) 0xBF) {
+                lineStart += 3; // a byte order mark
             }
         }
         return true;

@@ -30,7 +30,8 @@ import java.util.Optional;
  */
 public final class EventSchema {
 
-    private record Field(String name, FieldKind kind, List<String> allowed) {
+    /** A required field: its name, its shape and, for an {@link FieldKind#ENUM}, the allowed names. */
+    record Field(String name, FieldKind kind, List<String> allowed) {
     }
 
     private static final Map<String, List<Field>> REQUIRED = new HashMap<>();
@@ -98,6 +99,11 @@ public final class EventSchema {
             }
         }
         return Optional.empty();
+    }
+
+    /** The required fields of a known type, in the contract's order; {@code null} for a type this version does not know. */
+    static List<Field> requiredFields(String type) {
+        return REQUIRED.get(type);
     }
 
     private static void define(String type, Field... fields) {

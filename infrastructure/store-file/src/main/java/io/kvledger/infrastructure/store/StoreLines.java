@@ -101,6 +101,9 @@ final class StoreLines {
 
     /** Format 1: the line's place in its message; 0 for the first line and for a line without the mark. */
     static long part(LogEntry entry) {
+        if (entry.envelope() == null) {
+            return 0; // no envelope, no mark: and the line's tree is not made for nothing
+        }
         JsonNode value = entry.raw().path("envelope").path(PART);
         return value.isIntegralNumber() ? value.longValue() : 0;
     }
@@ -110,6 +113,9 @@ final class StoreLines {
      * line and for a line without the mark (in format 2, every line without an envelope).
      */
     static long batchRemaining(LogEntry entry) {
+        if (entry.envelope() == null) {
+            return 0; // most lines of format 2: their tree is not made for nothing
+        }
         JsonNode value = entry.raw().path("envelope").path(BATCH_REMAINING);
         return value.isIntegralNumber() ? value.longValue() : 0;
     }

@@ -1,0 +1,31 @@
+package io.kvledger.infrastructure.log;
+
+import java.util.List;
+
+/**
+ * The checked fields of one line, however it was read: from a tree ({@link TreeFields}) or straight
+ * from the parser's tokens ({@link StreamedFields}). One set of decoders ({@link EventDecoders}) reads
+ * both, so both readers build the same event from the same line.
+ */
+interface LineFields {
+
+    int i(String field);
+
+    long l(String field);
+
+    boolean b(String field);
+
+    String s(String field);
+
+    /** Whether the field is present and JSON {@code null}. */
+    boolean isNull(String field);
+
+    List<Integer> ints(String field);
+
+    List<Long> longs(String field);
+
+    List<String> strings(String field);
+
+    /** An optional id as given, the way data binding reads an {@code Object}; {@code null} when absent or null. */
+    Object id(String field);
+}

@@ -1,0 +1,205 @@
+package io.kvledger.infrastructure.log;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.kvledger.domain.UnicodeText;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The required fields of one line of a known type, read from the parser's tokens and checked as they
+ * are read, against the same {@link EventSchema} the tree path uses. {@link #read} says {@code false} at
+ * the first value that is not exactly what the schema asks for (wrong token, an integer past its range,
+ * a string that is not well-formed Unicode, a name not among the allowed): the caller then hands the line
+ * to the tree path, which says why. Reused from line to line.
+ */
+final class StreamedFields implements LineFields {
+
+    private static final int MAX_FIELDS = 16;
+
+    private List<EventSchema.Field> fields;
+    private final long[] numbers = new long[MAX_FIELDS];
+    private final Object[] values = new Object[MAX_FIELDS];
+    private final boolean[] nulls = new boolean[MAX_FIELDS];
+    private int seen;
+    private Integer[] intScratch = new Integer[64];
+
+    /** Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}). */
+    void start(List<EventSchema.Field> required) {
+        this.fields = required;
+        this.seen = 0;
+    }
+
+    static boolean fits(List<EventSchema.Field> required) {
+        return required.size() <= MAX_FIELDS;
+    }
+
+    /** The position of a required field of the line's type, or -1 for any other name. */
+    int indexOf(String name) {
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the field at {@code index} was read already (a duplicate). */
+    boolean seen(int index) {
+        return (seen & (1 << index)) != 0;
+    }
+
+    /** Whether every required field was read. */
+    boolean complete() {
+        return seen == (1 << fields.size()) - 1;
+    }
+
+    /** Reads the value the parser is on into field {@code index}; {@code false} when it is not of the field's shape. */
+    boolean read(int index, JsonParser parser, JsonToken token) throws IOException {
+        EventSchema.Field field = fields.get(index);
+        nulls[index] = false;
+        boolean ok = switch (field.kind()) {
+            case INT -> isInt(parser, token) && set(index, parser.getIntValue());
+            case LONG -> isLong(parser, token) && set(index, parser.getLongValue());
+            case NULLABLE_INT -> token == JsonToken.VALUE_NULL ? (nulls[index] = true)
+                    : isInt(parser, token) && set(index, parser.getIntValue());
+            case BOOLEAN -> (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE)
+                    && set(index, token == JsonToken.VALUE_TRUE ? 1 : 0);
+            case STRING -> token == JsonToken.VALUE_STRING && setText(index, parser.getText());
+            case ENUM -> token == JsonToken.VALUE_STRING && field.allowed().contains(parser.getText())
+                    && setText(index, parser.getText());
+            case INT_ARRAY -> token == JsonToken.START_ARRAY && readInts(index, parser);
+            case LONG_ARRAY -> token == JsonToken.START_ARRAY && readLongs(index, parser);
+            case STRING_ARRAY -> token == JsonToken.START_ARRAY && readStrings(index, parser);
+        };
+        if (ok) {
+            seen |= 1 << index;
+        }
+        return ok;
+    }
+
+    private static boolean isInt(JsonParser parser, JsonToken token) throws IOException {
+        return token == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT;
+    }
+
+    private static boolean isLong(JsonParser parser, JsonToken token) throws IOException {
+        if (token != JsonToken.VALUE_NUMBER_INT) {
+            return false;
+        }
+        JsonParser.NumberType type = parser.getNumberType();
+        return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG;
+    }
+
+    private boolean set(int index, long value) {
+        numbers[index] = value;
+        return true;
+    }
+
+    private boolean setText(int index, String text) {
+        values[index] = text;
+        return UnicodeText.isWellFormed(text);
+    }
+
+    private boolean readInts(int index, JsonParser parser) throws IOException {
+        int n = 0;
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (!isInt(parser, token)) {
+                return false;
+            }
+            if (n == intScratch.length) {
+                intScratch = Arrays.copyOf(intScratch, n * 2);
+            }
+            intScratch[n++] = parser.getIntValue();
+        }
+        // One copy, into an immutable list the event's own List.copyOf keeps as it is.
+        values[index] = List.of(Arrays.copyOf(intScratch, n));
+        return true;
+    }
+
+    private boolean readLongs(int index, JsonParser parser) throws IOException {
+        List<Long> list = new ArrayList<>();
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (!isLong(parser, token)) {
+                return false;
+            }
+            list.add(parser.getLongValue());
+        }
+        values[index] = list;
+        return true;
+    }
+
+    private boolean readStrings(int index, JsonParser parser) throws IOException {
+        List<String> list = new ArrayList<>();
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (token != JsonToken.VALUE_STRING) {
+                return false;
+            }
+            String text = parser.getText();
+            if (!UnicodeText.isWellFormed(text)) {
+                return false;
+            }
+            list.add(text);
+        }
+        values[index] = list;
+        return true;
+    }
+
+    private int at(String field) {
+        int index = indexOf(field);
+        if (index < 0) {
+            throw new IllegalStateException(field + " is not a required field of this type");
+        }
+        return index;
+    }
+
+    @Override
+    public int i(String field) {
+        return (int) numbers[at(field)];
+    }
+
+    @Override
+    public long l(String field) {
+        return numbers[at(field)];
+    }
+
+    @Override
+    public boolean b(String field) {
+        return numbers[at(field)] != 0;
+    }
+
+    @Override
+    public String s(String field) {
+        return (String) values[at(field)];
+    }
+
+    @Override
+    public boolean isNull(String field) {
+        return nulls[at(field)];
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Integer> ints(String field) {
+        return (List<Integer>) values[at(field)];
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Long> longs(String field) {
+        return (List<Long>) values[at(field)];
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<String> strings(String field) {
+        return (List<String>) values[at(field)];
+    }
+
+    /** The streaming path reads no optional field: a line with one goes to the tree path. */
+    @Override
+    public Object id(String field) {
+        return null;
+    }
+}

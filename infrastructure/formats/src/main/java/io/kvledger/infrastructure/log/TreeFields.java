@@ -1,0 +1,98 @@
+package io.kvledger.infrastructure.log;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The fields of a line parsed into a tree and checked by {@link EventSchema}. */
+final class TreeFields implements LineFields {
+
+    private static final ObjectMapper LENIENT = JsonMapper.builder().build();
+
+    private final JsonNode line;
+
+    TreeFields(JsonNode line) {
+        this.line = line;
+    }
+
+    @Override
+    public int i(String field) {
+        return line.get(field).intValue();
+    }
+
+    @Override
+    public long l(String field) {
+        return line.get(field).longValue();
+    }
+
+    @Override
+    public boolean b(String field) {
+        return line.get(field).booleanValue();
+    }
+
+    @Override
+    public String s(String field) {
+        return line.get(field).textValue();
+    }
+
+    @Override
+    public boolean isNull(String field) {
+        JsonNode value = line.get(field);
+        return value != null && value.isNull();
+    }
+
+    @Override
+    public List<Integer> ints(String field) {
+        JsonNode array = line.get(field);
+        List<Integer> values = new ArrayList<>(array.size());
+        for (JsonNode value : array) {
+            values.add(value.intValue());
+        }
+        return values;
+    }
+
+    @Override
+    public List<Long> longs(String field) {
+        JsonNode array = line.get(field);
+        List<Long> values = new ArrayList<>(array.size());
+        for (JsonNode value : array) {
+            values.add(value.longValue());
+        }
+        return values;
+    }
+
+    @Override
+    public List<String> strings(String field) {
+        JsonNode array = line.get(field);
+        List<String> values = new ArrayList<>(array.size());
+        for (JsonNode value : array) {
+            values.add(value.textValue());
+        }
+        return values;
+    }
+
+    @Override
+    public Object id(String field) {
+        JsonNode value = line.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (value.isTextual()) {
+            return value.textValue();
+        }
+        if (value.isInt()) {
+            return value.intValue();
+        }
+        if (value.isLong()) {
+            return value.longValue();
+        }
+        try {
+            return LENIENT.treeToValue(value, Object.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e.getOriginalMessage(), e);
+        }
+    }
+}
