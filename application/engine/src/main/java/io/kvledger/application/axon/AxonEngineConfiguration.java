@@ -40,7 +40,8 @@ public final class AxonEngineConfiguration {
                 .configureEventSerializer(c -> serializer)
                 .configureEmbeddedEventStore(c -> storageEngine.get())
                 .configureAggregate(AggregateConfigurer.defaultConfiguration(EngineAggregate.class)
-                        .configureCache(c -> new StrongReferenceCache()));
+                        .configureCache(c -> new StrongReferenceCache())
+                        .configureCommandTargetResolver(c -> new EngineTargets()));
         Configuration configuration = configurer.buildConfiguration();
         configuration.start();
         return configuration;
