@@ -29,20 +29,32 @@ public interface LogCheck {
         return List.of();
     }
 
-    /** Both checks, this one's findings first. */
+    /** Both checks, this one's findings first, at each event and at {@link #finish()}. */
     default LogCheck and(LogCheck other) {
-        return (seq, event) -> {
-            List<Finding> mine = check(seq, event);
-            List<Finding> theirs = other.check(seq, event);
-            if (theirs.isEmpty()) {
-                return mine;
+        LogCheck first = this;
+        return new LogCheck() {
+            @Override
+            public List<Finding> check(long seq, EngineEvent event) {
+                return concat(first.check(seq, event), other.check(seq, event));
             }
-            if (mine.isEmpty()) {
-                return theirs;
+
+            @Override
+            public List<Finding> finish() {
+                // Dropping either side's finish() would leave the last command of a step unjudged.
+                return concat(first.finish(), other.finish());
             }
-            List<Finding> both = new java.util.ArrayList<>(mine);
-            both.addAll(theirs);
-            return both;
         };
+    }
+
+    private static List<Finding> concat(List<Finding> mine, List<Finding> theirs) {
+        if (theirs.isEmpty()) {
+            return mine;
+        }
+        if (mine.isEmpty()) {
+            return theirs;
+        }
+        List<Finding> both = new java.util.ArrayList<>(mine);
+        both.addAll(theirs);
+        return both;
     }
 }
