@@ -1,21 +1,12 @@
 package io.kvledger.infrastructure.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.NameTransformer;
-import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
+import io.kvledger.infrastructure.json.EventLineFields;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
 
 /**
  * Writes events as log lines, numbered with {@code seq} from 1, straight to bytes through one reused
@@ -27,8 +18,7 @@ import java.util.Map;
 final class LogLineEncoder {
 
     private final JsonGenerator generator;
-    private final SerializerProvider serializers = EventJson.mapper().getSerializerProviderInstance();
-    private final Map<Class<?>, JsonSerializer<Object>> fieldWriters = new HashMap<>();
+    private final EventLineFields fields = new EventLineFields();
     private long seq;
 
     /** @param out receives the bytes in the generator's blocks of a few kilobytes, and at {@link #flush} */
@@ -42,14 +32,7 @@ final class LogLineEncoder {
 
     void write(EngineEvent event) {
         try {
-            generator.writeStartObject();
-            generator.writeNumberField("seq", ++seq);
-            generator.writeStringField("type", EventTypes.nameOf(event));
-            if (event instanceof CommandRejected) {
-                writeRejection(seq, event);
-            } else {
-                fieldWriter(event.getClass()).serialize(event, generator, serializers);
-            }
+            fields.open(generator, ++seq, event);
             generator.writeEndObject();
             generator.writeRaw('\n');
         } catch (IOException e) {
@@ -74,26 +57,5 @@ final class LogLineEncoder {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the event log", e);
         }
-    }
-
-    /** A rejection leaves out the request or job id its command did not give, rather than writing null. */
-    private void writeRejection(long seq, EngineEvent event) throws IOException {
-        ObjectNode node = EventJson.toNode(seq, event);
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (!field.getKey().equals("seq") && !field.getKey().equals("type")) {
-                generator.writeFieldName(field.getKey());
-                generator.writeTree(field.getValue());
-            }
-        }
-    }
-
-    private JsonSerializer<Object> fieldWriter(Class<?> type) throws IOException {
-        JsonSerializer<Object> writer = fieldWriters.get(type);
-        if (writer == null) {
-            writer = serializers.findValueSerializer(type).unwrappingSerializer(NameTransformer.NOP);
-            fieldWriters.put(type, writer);
-        }
-        return writer;
     }
 }

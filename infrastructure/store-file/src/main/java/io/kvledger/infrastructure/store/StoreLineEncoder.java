@@ -1,23 +1,14 @@
 package io.kvledger.infrastructure.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.NameTransformer;
-import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
+import io.kvledger.infrastructure.json.EventLineFields;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
 
 /**
  * Encodes store lines straight to bytes with one reused Jackson generator over one reused buffer:
@@ -30,8 +21,7 @@ final class StoreLineEncoder {
 
     private final Buffer out = new Buffer(1 << 16);
     private final JsonGenerator generator;
-    private final SerializerProvider serializers = EventJson.mapper().getSerializerProviderInstance();
-    private final Map<Class<?>, JsonSerializer<Object>> fieldWriters = new HashMap<>();
+    private final EventLineFields eventFields = new EventLineFields();
 
     StoreLineEncoder() {
         try {
@@ -55,14 +45,7 @@ final class StoreLineEncoder {
     /** Opens a line: {@code {"seq": N, "type": "T", <the event's fields>}; end it with {@link #endLine}. */
     void startLine(long seq, EngineEvent event) {
         try {
-            generator.writeStartObject();
-            generator.writeNumberField("seq", seq);
-            generator.writeStringField("type", EventTypes.nameOf(event));
-            if (event instanceof CommandRejected) {
-                writeRejection(seq, event);
-            } else {
-                fieldWriter(event.getClass()).serialize(event, generator, serializers);
-            }
+            eventFields.open(generator, seq, event);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -94,27 +77,6 @@ final class StoreLineEncoder {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** A rejection leaves out the request or job id its command did not give, rather than writing null. */
-    private void writeRejection(long seq, EngineEvent event) throws IOException {
-        ObjectNode node = EventJson.toNode(seq, event);
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (!field.getKey().equals("seq") && !field.getKey().equals("type")) {
-                generator.writeFieldName(field.getKey());
-                generator.writeTree(field.getValue());
-            }
-        }
-    }
-
-    private JsonSerializer<Object> fieldWriter(Class<?> type) throws IOException {
-        JsonSerializer<Object> writer = fieldWriters.get(type);
-        if (writer == null) {
-            writer = serializers.findValueSerializer(type).unwrappingSerializer(NameTransformer.NOP);
-            fieldWriters.put(type, writer);
-        }
-        return writer;
     }
 
     /** A growable byte array the generator flushes into; kept at its largest size, so a step allocates nothing. */
