@@ -46,32 +46,17 @@ final class TreeFields implements LineFields {
 
     @Override
     public List<Integer> ints(String field) {
-        JsonNode array = line.get(field);
-        List<Integer> values = new ArrayList<>(array.size());
-        for (JsonNode value : array) {
-            values.add(value.intValue());
-        }
-        return values;
+        return each(field, JsonNode::intValue);
     }
 
     @Override
     public List<Long> longs(String field) {
-        JsonNode array = line.get(field);
-        List<Long> values = new ArrayList<>(array.size());
-        for (JsonNode value : array) {
-            values.add(value.longValue());
-        }
-        return values;
+        return each(field, JsonNode::longValue);
     }
 
     @Override
     public List<String> strings(String field) {
-        JsonNode array = line.get(field);
-        List<String> values = new ArrayList<>(array.size());
-        for (JsonNode value : array) {
-            values.add(value.textValue());
-        }
-        return values;
+        return each(field, JsonNode::textValue);
     }
 
     @Override
@@ -94,5 +79,15 @@ final class TreeFields implements LineFields {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e.getOriginalMessage(), e);
         }
+    }
+
+    /** The array {@code field}, each element read by {@code element}. */
+    private <T> List<T> each(String field, java.util.function.Function<JsonNode, T> element) {
+        JsonNode array = line.get(field);
+        List<T> values = new ArrayList<>(array.size());
+        for (JsonNode value : array) {
+            values.add(element.apply(value));
+        }
+        return values;
     }
 }
