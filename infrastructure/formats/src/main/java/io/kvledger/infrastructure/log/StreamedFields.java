@@ -25,6 +25,7 @@ final class StreamedFields implements LineFields {
     private final boolean[] nulls = new boolean[MAX_FIELDS];
     private int seen;
     private Integer[] intScratch = new Integer[64];
+    private final RecentStrings strings = new RecentStrings();
 
     /** Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}). */
     void start(List<EventSchema.Field> required) {
@@ -67,7 +68,7 @@ final class StreamedFields implements LineFields {
                     : isInt(parser, token) && set(index, parser.getIntValue());
             case BOOLEAN -> (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE)
                     && set(index, token == JsonToken.VALUE_TRUE ? 1 : 0);
-            case STRING -> token == JsonToken.VALUE_STRING && setText(index, parser.getText());
+            case STRING -> token == JsonToken.VALUE_STRING && setCanonical(index, strings.of(parser));
             case ENUM -> token == JsonToken.VALUE_STRING && field.allowed().contains(parser.getText())
                     && setText(index, parser.getText());
             case INT_ARRAY -> token == JsonToken.START_ARRAY && readInts(index, parser);
@@ -100,6 +101,12 @@ final class StreamedFields implements LineFields {
     private boolean setText(int index, String text) {
         values[index] = text;
         return UnicodeText.isWellFormed(text);
+    }
+
+    /** A string read through {@link RecentStrings}: {@code null} when it was not well-formed. */
+    private boolean setCanonical(int index, String text) {
+        values[index] = text;
+        return text != null;
     }
 
     private boolean readInts(int index, JsonParser parser) throws IOException {
@@ -136,8 +143,8 @@ final class StreamedFields implements LineFields {
             if (token != JsonToken.VALUE_STRING) {
                 return false;
             }
-            String text = parser.getText();
-            if (!UnicodeText.isWellFormed(text)) {
+            String text = strings.of(parser);
+            if (text == null) {
                 return false;
             }
             list.add(text);
