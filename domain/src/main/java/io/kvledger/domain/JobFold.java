@@ -38,7 +38,7 @@ final class JobFold {
         }
         EngineState next = state
                 .withRequest(request.withCursor(end).withJobIds(request.jobIds().add(e.jobId())))
-                .withTier(state.tier().writing(e.keys()).touch(offered))
+                .withTier(state.tier().writingThenTouching(e.keys(), offered))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         // A store made by the terminal command itself is fenced like the ones before it.
         return request.isTerminal() ? fenceStores(next, next.heldRequest(e.requestId())) : next;

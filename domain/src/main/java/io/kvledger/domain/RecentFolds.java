@@ -30,7 +30,7 @@ public final class RecentFolds {
             // Newest first: the fold asked for again is nearly always one of the last few.
             for (int back = 1; back <= REMEMBERED; back++) {
                 int i = (next - back + REMEMBERED) % REMEMBERED;
-                if (befores[i] == state && events[i].equals(event)) {
+                if (befores[i] == state && (events[i] == event || events[i].equals(event))) {
                     return afters[i];
                 }
             }

@@ -107,6 +107,48 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
         return new CpuTier(capacity, newChunks, newRecency, stamp);
     }
 
+    /**
+     * {@code writing(written).touch(touched)} in one pass: the same chunks, stamps and order, but a chunk
+     * both written and touched goes into the maps once, with its last stamp, instead of being put, taken
+     * out and put again (a store writes the chunks it then touches).
+     */
+    public CpuTier writingThenTouching(List<String> written, List<String> touched) {
+        java.util.HashMap<String, TierChunk> added = new java.util.HashMap<>();
+        long stamp = clock;
+        for (String key : written) {
+            if (!chunks.containsKey(key) && !added.containsKey(key)) {
+                stamp++;
+                added.put(key, new TierChunk(key, false, 0, stamp));
+            }
+        }
+        HashMap<String, TierChunk> newChunks = chunks;
+        TreeMap<Long, String> newRecency = recency;
+        for (int i = touched.size() - 1; i >= 0; i--) {
+            String key = touched.get(i);
+            TierChunk fresh = added.get(key);
+            if (fresh != null) {
+                stamp++;
+                added.put(key, fresh.withTouched(stamp));
+                continue;
+            }
+            TierChunk chunk = newChunks.getOrElse(key, null);
+            if (chunk == null) {
+                continue;
+            }
+            stamp++;
+            newRecency = newRecency.remove(chunk.touched()).put(stamp, chunk.key());
+            newChunks = newChunks.put(chunk.key(), chunk.withTouched(stamp));
+        }
+        for (String key : written) {
+            TierChunk fresh = added.remove(key); // in the order written, as writing() puts them
+            if (fresh != null) {
+                newChunks = newChunks.put(key, fresh);
+                newRecency = newRecency.put(fresh.touched(), key);
+            }
+        }
+        return new CpuTier(capacity, newChunks, newRecency, stamp);
+    }
+
     /** Chunks whose write completed become loadable; a ready chunk is not a touch. */
     public CpuTier ready(List<String> keys) {
         HashMap<String, TierChunk> newChunks = chunks;
