@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import io.kvledger.domain.UnicodeText;
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * The strings of ids and keys read lately, so that a line naming a request or a chunk already seen gets
@@ -14,8 +15,12 @@ import java.io.IOException;
 final class RecentStrings {
 
     private static final int SLOTS = 1 << 13;
+    /** Longer strings (a rejection's message) are made each time and not kept: the table stays small. */
+    private static final int LONGEST_KEPT = 256;
 
     private final String[] slots = new String[SLOTS];
+    /** The characters of each slot's string, compared with the parser's by one vectorised range compare. */
+    private final char[][] slotChars = new char[SLOTS][];
 
     /**
      * The string value the parser is on, or {@code null} when it is not well-formed Unicode (a lone
@@ -25,30 +30,27 @@ final class RecentStrings {
         char[] chars = parser.getTextCharacters();
         int offset = parser.getTextOffset();
         int length = parser.getTextLength();
-        int hash = 0;
-        for (int i = 0; i < length; i++) {
-            hash = 31 * hash + chars[offset + i]; // String.hashCode's own formula
+        // The slot from the length and the last few characters (ids and keys differ at the end): a short
+        // loop, where the string's own hash would read every character of every id on every line.
+        int mix = length;
+        for (int i = Math.max(0, length - 8); i < length; i++) {
+            mix = 31 * mix + chars[offset + i];
         }
-        int slot = (hash ^ (hash >>> 13)) & (SLOTS - 1);
-        String held = slots[slot];
-        if (held != null && held.length() == length && held.hashCode() == hash && same(held, chars, offset)) {
-            return held;
+        int slot = (mix ^ (mix >>> 13)) & (SLOTS - 1);
+        char[] heldChars = slotChars[slot];
+        if (heldChars != null && Arrays.equals(heldChars, 0, heldChars.length, chars, offset, offset + length)) {
+            return slots[slot];
         }
         String made = new String(chars, offset, length);
         if (!UnicodeText.isWellFormed(made)) {
             return null;
         }
-        made.hashCode(); // cached in the string, off the folding thread
-        slots[slot] = made;
-        return made;
-    }
-
-    private static boolean same(String held, char[] chars, int offset) {
-        for (int i = 0; i < held.length(); i++) {
-            if (held.charAt(i) != chars[offset + i]) {
-                return false;
-            }
+        made.hashCode(); // made once and kept in the string, off the folding thread
+        if (length > LONGEST_KEPT) {
+            return made;
         }
-        return true;
+        slots[slot] = made;
+        slotChars[slot] = Arrays.copyOfRange(chars, offset, offset + length);
+        return made;
     }
 }

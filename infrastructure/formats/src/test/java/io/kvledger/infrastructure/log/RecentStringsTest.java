@@ -50,6 +50,18 @@ class RecentStringsTest {
     }
 
     @Test
+    void aLongStringIsReadButNotKept() throws IOException {
+        RecentStrings strings = new RecentStrings();
+        String longText = "x".repeat(257);
+        List<String> twice = read(strings, "[\"" + longText + "\", \"" + longText + "\"]");
+        assertEquals(List.of(longText, longText), twice);
+        assertNotSame(twice.get(0), twice.get(1));
+        String kept = "y".repeat(256);
+        List<String> keptTwice = read(strings, "[\"" + kept + "\", \"" + kept + "\"]");
+        assertSame(keptTwice.get(0), keptTwice.get(1));
+    }
+
+    @Test
     void aLoneSurrogateIsRefusedEachTime() throws IOException {
         RecentStrings strings = new RecentStrings();
         assertEquals(List.of("\ud83d\ude00"), read(strings, "[\"\\ud83d\\ude00\"]"));
