@@ -2,12 +2,13 @@ package io.kvledger.domain.decision;
 
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksReleased;
-import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** When blocks go back to the host (contract section 4, Preemption and Release). Never an empty release. */
 final class ReleaseDecision {
@@ -39,17 +40,18 @@ final class ReleaseDecision {
             }
             return;
         }
-        List<Integer> beingLoaded = new ArrayList<>();
+        // The rule speaks of blocks, not table positions: an id the load writes into is held at every
+        // position the table holds it, so the host never frees a block a transfer still fills.
+        Set<Integer> beingLoaded = new HashSet<>();
         for (long jobId : request.jobIds()) {
             Job job = state.job(jobId);
             if (job != null && job.isLoad()) {
                 beingLoaded.addAll(job.blockIds());
             }
         }
-        BlockCounts loading = BlockCounts.of(beingLoaded, beingLoaded.size());
         List<Integer> released = new ArrayList<>(request.blockTable().size());
         for (Integer block : request.blockTable()) {
-            if (loading.isEmpty() || !loading.takeOne(block)) {
+            if (!beingLoaded.contains(block)) {
                 released.add(block);
             }
         }

@@ -9,10 +9,9 @@ import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -35,44 +34,42 @@ final class ReleaseRules implements AuditRule {
     /**
      * A released block must not be read or written by one of the request's jobs in flight, unless the
      * host was told to wait for that job in this command (a flush) or, under FENCE, the job is a store
-     * whose blocks the fold fenced at the request's end. Tables are multisets, as in the fold: a block
-     * id held twice may have one copy released while a job uses the other.
+     * whose blocks the fold fenced at the request's end. The rule speaks of blocks, not table positions:
+     * releasing any copy of an id a job still uses frees that block. A reset ends every job in its own
+     * event, so its releases are judged against the jobs in flight before it.
      */
     private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
-        RequestState request = before.heldRequest(e.requestId());
-        if (request == null) {
+        EngineState jobsAt = window.beforeReset() == null ? before : window.beforeReset();
+        RequestState request = jobsAt.heldRequest(e.requestId());
+        if (request == null || before.heldRequest(e.requestId()) == null) {
             return;
         }
-        Map<Integer, Integer> kept = counts(request.blockTable().asJava());
-        e.blockIds().forEach(block -> kept.merge(block, -1, Integer::sum));
+        Set<Integer> released = new HashSet<>(e.blockIds());
         for (long jobId : request.jobIds()) {
-            Job job = before.job(jobId);
+            Job job = jobsAt.job(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
                 continue;
             }
             Set<Integer> busy = new LinkedHashSet<>();
-            counts(job.blockIds()).forEach((block, used) -> {
-                if (used > kept.getOrDefault(block, 0) && !fencedBy(before, block, jobId)) {
+            for (Integer block : job.blockIds()) {
+                if (released.contains(block) && !fencedBy(jobsAt, block, jobId)) {
                     busy.add(block);
                 }
-            });
+            }
             if (!busy.isEmpty()) {
                 String verb = job.isStore() ? "reads" : "writes";
                 findings.add(AuditCode.RELEASE_WHILE_IN_FLIGHT, e.requestId(), "blocks " + busy + " are released while "
                         + job.kind().name().toLowerCase() + " job " + jobId + " still " + verb + " them, with no "
-                        + "FlushRequired for it in this command" + unfencedNote(before, job));
+                        + "FlushRequired for it in this command" + unfencedNote(jobsAt, job, window.beforeReset() != null));
                 return;
             }
         }
     }
 
-    private static Map<Integer, Integer> counts(List<Integer> blocks) {
-        Map<Integer, Integer> counts = new LinkedHashMap<>();
-        blocks.forEach(block -> counts.merge(block, 1, Integer::sum));
-        return counts;
-    }
-
-    private static String unfencedNote(EngineState before, Job job) {
+    private static String unfencedNote(EngineState before, Job job, boolean atReset) {
+        if (atReset) {
+            return " (the reset ends it, and the host must wait for it first)";
+        }
         if (before.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
             return " (DELAY_FREE releases only once the request's jobs have ended)";
         }

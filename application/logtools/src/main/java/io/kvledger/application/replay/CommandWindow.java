@@ -2,6 +2,7 @@ package io.kvledger.application.replay;
 
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
 import io.kvledger.domain.event.EngineEvent;
@@ -9,6 +10,7 @@ import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreDeferred;
 import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
@@ -30,6 +32,7 @@ public final class CommandWindow {
     private final Set<Long> flushedJustBefore = new HashSet<>();
     private final List<String> evictedSinceCommand = new ArrayList<>();
     private Allocation allocation;
+    private EngineState beforeReset;
 
     /** The match an allocation used up, kept until the command ends so its load can be checked. */
     public record Allocation(long seq, String requestId, int externalTokens, PrefixMatch match) {
@@ -51,6 +54,7 @@ public final class CommandWindow {
             flushedSinceCommand.clear();
             evictedSinceCommand.clear();
             allocation = null;
+            beforeReset = event instanceof CacheReset ? step.before() : null;
         }
         if (event instanceof FlushRequired e) {
             flushedSinceCommand.addAll(e.jobIds());
@@ -76,6 +80,14 @@ public final class CommandWindow {
     /** Jobs named by the {@code FlushRequired} events right before the current event (an allocation's flush). */
     public boolean flushedJustBefore(long jobId) {
         return flushedJustBefore.contains(jobId);
+    }
+
+    /**
+     * The state before the current command's {@code CacheReset}, {@code null} when the command is no reset:
+     * the reset ends every job in its own event, so the jobs its releases must not free are known only here.
+     */
+    public EngineState beforeReset() {
+        return beforeReset;
     }
 
     /** Token-derived keys evicted so far by the current command. */

@@ -98,6 +98,13 @@ enum PlantedFault {
             return removed(log, pick(log, random, (e, k) -> e instanceof FlushRequired && log.get(k - 1) instanceof RequestPreempted));
         }
     },
+    /** A reset without its flush, where it then releases blocks of a terminated request's own job in flight. */
+    RESET_FLUSH_LEFT_OUT(AuditCode.RELEASE_WHILE_IN_FLIGHT) {
+        Planted plant(List<EngineEvent> log, Random random) {
+            return removed(log, pick(log, random, (e, k) -> e instanceof FlushRequired f && log.get(k - 1) instanceof CacheReset
+                    && k + 1 < log.size() && log.get(k + 1) instanceof BlocksReleased r && releasesOwnJobsBlock(log, k, f, r)));
+        }
+    },
     ALLOCATION_FLUSH_LEFT_OUT(AuditCode.REUSE_WITHOUT_FLUSH) {
         Planted plant(List<EngineEvent> log, Random random) {
             int i = pick(log, random, (e, k) -> e instanceof FlushRequired && k + 1 < log.size()
@@ -359,6 +366,20 @@ enum PlantedFault {
         int f = s.blockIds().size() / n;
         return new StoreJobScheduled(jobId, s.requestId(), s.chunkIndices().subList(0, n - 1), s.keys().subList(0, n - 1),
                 s.blockIds().subList(0, (n - 1) * f));
+    }
+
+    /** Whether {@code r} frees a block that one of its own request's jobs named by {@code flush} reads or writes. */
+    static boolean releasesOwnJobsBlock(List<EngineEvent> log, int flushAt, FlushRequired flush, BlocksReleased r) {
+        for (int k = flushAt - 1; k > 0; k--) {
+            List<Integer> used = log.get(k) instanceof StoreJobScheduled s && flush.jobIds().contains(s.jobId())
+                    && s.requestId().equals(r.requestId()) ? s.blockIds()
+                    : log.get(k) instanceof LoadJobScheduled l && flush.jobIds().contains(l.jobId())
+                    && l.requestId().equals(r.requestId()) ? l.blockIds() : List.of();
+            if (used.stream().anyMatch(r.blockIds()::contains)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean failedBefore(List<EngineEvent> log, long jobId, int before) {

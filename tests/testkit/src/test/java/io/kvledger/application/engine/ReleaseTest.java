@@ -177,6 +177,28 @@ class ReleaseTest {
                         new LoadJobCompleted(1, "b", true), new BlocksReleased("b", List.of(5, 6))));
     }
 
+    /** b's table names block 5 twice; its load writes into the first copy only (table[0..2) = [5, 6]). */
+    private static List<Object> bLoadingIntoARepeatedBlock(List<Integer> table) {
+        return history(configured(B4), storedAndReady("a", A8, 0, 1, 2), registered("b", B10),
+                new PrefixMatched("b", 0, 8, List.of(0, 1)), new BlocksAllocated("b", table, 8),
+                new LoadJobScheduled(1, "b", List.of(0, 1), keys(A8, 0, 1), List.of(5, 6)));
+    }
+
+    @Test
+    void fenceHoldsABlockTheLoadWritesIntoAtEveryPositionOfTheTable() {
+        fixture.given(bLoadingIntoARepeatedBlock(List.of(5, 6, 5)))
+                .when(step(new AbortRequest("b")))
+                .expectEventsMatching(exactly(new RequestAborted("b")));
+    }
+
+    @Test
+    void fenceReleasesTheOtherBlocksAtOnceAndEveryCopyOfTheLoadedOnesWhenTheLoadEnds() {
+        fixture.given(bLoadingIntoARepeatedBlock(List.of(5, 6, 7, 5)))
+                .when(step(new AbortRequest("b"), new CompleteTransfer(1)))
+                .expectEventsMatching(exactly(new RequestAborted("b"), new BlocksReleased("b", List.of(7)),
+                        new LoadJobCompleted(1, "b", true), new BlocksReleased("b", List.of(5, 6, 5))));
+    }
+
     @Test
     void aFailedLoadOfAnAbortedRequestDropsItsChunksThenReleasesAndTheRequestStaysAborted() {
         fixture.given(history(configured(B4), bLoadingFromA(), new RequestAborted("b"),
