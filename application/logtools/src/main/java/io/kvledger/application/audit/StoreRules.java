@@ -51,7 +51,9 @@ final class StoreRules implements AuditRule {
     public void observe(FoldStep step) {
         if (step.event() instanceof CacheReset) {
             storedByRequest.clear();
-        } else if (step.event() instanceof RequestEvent e && !step.after().requests().containsKey(e.requestId())) {
+        } else if (step.event() instanceof RequestEvent e && storedByRequest.containsKey(e.requestId())
+                && !step.after().requests().containsKey(e.requestId())) {
+            // The cheap look-up first: most events are of requests that stored nothing since they last did.
             storedByRequest.remove(e.requestId());
         }
     }

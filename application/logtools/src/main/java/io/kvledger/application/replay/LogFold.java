@@ -58,7 +58,9 @@ public final class LogFold {
             // The configuration is the first event only: a second one restarts nothing (audit reports it).
             return new FoldStep(seq, logEvent, logEvent, before, before, List.of());
         }
-        List<KeyConflict> conflicts = new ArrayList<>();
+        // Only a job's scheduling can conflict with the keys learnt so far.
+        List<KeyConflict> conflicts = logEvent instanceof StoreJobScheduled || logEvent instanceof LoadJobScheduled
+                ? new ArrayList<>() : List.of();
         EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
         state = folds.evolve(before, event);
         forgetKeysTheTierDropped(before, event);
