@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
- * then four at once, then four with two processing nodes following them and the projection lag at the
- * end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ * then four at once; then one processing node building a view from the full store (its apply rate),
+ * two nodes doing the same, and four engines writing flat out with the two nodes following them and
+ * the projection lag at the end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
  * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
@@ -47,33 +48,50 @@ public final class PostgresFleetBenchmark {
             Rate four = append(store, List.of("four-0", "four-1", "four-2", "four-3"), steps);
             System.out.printf("four engines at once: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %d conflicts%n",
                     four.steps, four.events, four.seconds, four.events / four.seconds, four.conflicts);
+            catchUp(url, store, "solo");
             try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
                  FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
                  FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
                 FleetQueries view = new FleetQueries(store, "bench");
                 long catchUp = System.nanoTime();
                 while (!view.caughtUp()) {
-                    Thread.sleep(200);
+                    Thread.sleep(100);
                 }
-                System.out.printf("two nodes caught up with the %,d stored events in %.2f s%n",
-                        view.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum(),
-                        (System.nanoTime() - catchUp) / 1e9);
+                long stored = view.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum();
+                double seconds = (System.nanoTime() - catchUp) / 1e9;
+                System.out.printf("two nodes caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
+                        stored, seconds, stored / seconds);
                 Rate followed = append(store, List.of("fleet-0", "fleet-1", "fleet-2", "fleet-3"), steps);
                 long end = System.nanoTime();
-                long behind = view.progress().stream().mapToLong(p -> p.stored() - p.seen()).sum();
+                long behind = view.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
                 while (!view.caughtUp()) {
-                    Thread.sleep(20);
+                    Thread.sleep(10);
                 }
-                System.out.printf("four engines with two nodes following: %,.0f events/s appended; at the end %,d events"
-                        + " behind, caught up %.3f s after the last append (segments %s / %s)%n",
-                        followed.events / followed.seconds, behind, (System.nanoTime() - end) / 1e9,
-                        nodeA.claimedSegments(), nodeB.claimedSegments());
+                System.out.printf("four engines with two nodes following: %,.0f events/s appended; at the end %,d steps"
+                        + " (~%,d events) behind, caught up %.3f s after the last append (segments %s / %s)%n",
+                        followed.events / followed.seconds, behind, behind * followed.events / followed.steps,
+                        (System.nanoTime() - end) / 1e9, nodeA.claimedSegments(), nodeB.claimedSegments());
             }
         } finally {
             if (server != null) {
                 server.close();
             }
         }
+    }
+
+    /** One node (four segments) building a new view from every stored event: the node's apply rate. */
+    private static void catchUp(String url, PostgresStore store, String view) throws Exception {
+        FleetQueries queries = new FleetQueries(store, view);
+        long start = System.nanoTime();
+        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = FleetNode.start(own, view, "node-" + view, 4)) {
+            while (!queries.caughtUp()) {
+                Thread.sleep(50);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long events = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::seen).sum();
+        System.out.printf("one node (view %s) caught up with %,d stored events in %.2f s: %,.0f events/s%n",
+                view, events, seconds, events / seconds);
     }
 
     private record Rate(long steps, long events, double seconds, long conflicts) {
