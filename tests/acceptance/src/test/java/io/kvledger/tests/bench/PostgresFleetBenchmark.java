@@ -2,8 +2,11 @@ package io.kvledger.tests.bench;
 
 import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.audit.Auditor;
+import io.kvledger.application.engine.StepEvents;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.fleet.FleetNode;
 import io.kvledger.infrastructure.fleet.FleetQueries;
 import io.kvledger.infrastructure.store.jdbc.LocalPostgres;
@@ -17,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
- * then four at once; then one processing node building a view from the full store (its apply rate),
+ * then four at once; then one processing node building a view from the full store (its apply rate; again
+ * without the audit, the ceiling of everything around it),
  * two nodes doing the same, and four engines writing flat out with the two nodes following them and
  * the projection lag at the end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
  *
@@ -48,7 +52,9 @@ public final class PostgresFleetBenchmark {
             Rate four = append(store, List.of("four-0", "four-1", "four-2", "four-3"), steps);
             System.out.printf("four engines at once: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %d conflicts%n",
                     four.steps, four.events, four.seconds, four.events / four.seconds, four.conflicts);
-            catchUp(url, store, "solo");
+            auditAlone(store, "four-0");
+            catchUp(url, store, "solo", FleetNode.Settings.of(4));
+            catchUp(url, store, "unaudited", FleetNode.Settings.of(4).withoutAudit());
             try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
                  FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
                  FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
@@ -79,19 +85,44 @@ public final class PostgresFleetBenchmark {
         }
     }
 
+    /**
+     * The continuous audit's own cost: one engine's stored events, read into memory first, through one
+     * {@link Auditor} on this thread, no database; the second of two rounds (the first warms the JIT).
+     */
+    private static void auditAlone(PostgresStore store, String engineId) {
+        List<EngineEvent> events = new ArrayList<>();
+        store.engine().readEvents(engineId, 0).asStream()
+                .forEach(message -> events.addAll(((StepEvents) message.getPayload()).events()));
+        for (int round = 1; round <= 2; round++) {
+            Auditor auditor = new Auditor();
+            long start = System.nanoTime();
+            long seq = 0;
+            long findings = 0;
+            for (EngineEvent event : events) {
+                findings += auditor.check(++seq, event).size();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (round == 2) {
+                System.out.printf("the audit alone (one thread, engine %s, in memory): %,d events in %.2f s: %,.0f events/s,"
+                        + " %.2f us per event, %d findings%n", engineId, events.size(), seconds, events.size() / seconds,
+                        seconds * 1e6 / events.size(), findings);
+            }
+        }
+    }
+
     /** One node (four segments) building a new view from every stored event: the node's apply rate. */
-    private static void catchUp(String url, PostgresStore store, String view) throws Exception {
+    private static void catchUp(String url, PostgresStore store, String view, FleetNode.Settings settings) throws Exception {
         FleetQueries queries = new FleetQueries(store, view);
         long start = System.nanoTime();
-        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = FleetNode.start(own, view, "node-" + view, 4)) {
+        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = FleetNode.start(own, view, "node-" + view, settings)) {
             while (!queries.caughtUp()) {
                 Thread.sleep(50);
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long events = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::seen).sum();
-        System.out.printf("one node (view %s) caught up with %,d stored events in %.2f s: %,.0f events/s%n",
-                view, events, seconds, events / seconds);
+        System.out.printf("one node (view %s, %s) caught up with %,d stored events in %.2f s: %,.0f events/s%n",
+                view, settings, events, seconds, events / seconds);
     }
 
     private record Rate(long steps, long events, double seconds, long conflicts) {
