@@ -11,12 +11,16 @@ import io.kvledger.infrastructure.fleet.FleetNode;
 import io.kvledger.infrastructure.fleet.FleetQueries;
 import io.kvledger.infrastructure.store.jdbc.LocalPostgres;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
@@ -53,8 +57,9 @@ public final class PostgresFleetBenchmark {
             System.out.printf("four engines at once: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %d conflicts%n",
                     four.steps, four.events, four.seconds, four.events / four.seconds, four.conflicts);
             auditAlone(store, "four-0");
-            catchUp(url, store, "solo", FleetNode.Settings.of(4));
-            catchUp(url, store, "unaudited", FleetNode.Settings.of(4).withoutAudit());
+            catchUp(url, store, "solo", own -> FleetNode.start(own, "solo", "node-solo", 4));
+            catchUp(url, store, "unaudited", own -> FleetNode.start(own, "unaudited", "node-unaudited",
+                    FleetNode.Settings.of(4).withoutAudit()));
             try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
                  FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
                  FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
@@ -96,33 +101,51 @@ public final class PostgresFleetBenchmark {
         for (int round = 1; round <= 2; round++) {
             Auditor auditor = new Auditor();
             long start = System.nanoTime();
+            long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             long seq = 0;
             long findings = 0;
             for (EngineEvent event : events) {
                 findings += auditor.check(++seq, event).size();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9;
             if (round == 2) {
-                System.out.printf("the audit alone (one thread, engine %s, in memory): %,d events in %.2f s: %,.0f events/s,"
-                        + " %.2f us per event, %d findings%n", engineId, events.size(), seconds, events.size() / seconds,
-                        seconds * 1e6 / events.size(), findings);
+                System.out.printf("the audit alone (one thread, engine %s, in memory): %,d events in %.2f s: %,.0f events/s;"
+                        + " %.2f s of CPU, %.2f us per event (%,.0f events/s per core), %d findings%n", engineId, events.size(),
+                        seconds, events.size() / seconds, cpu, cpu * 1e6 / events.size(), events.size() / cpu, findings);
             }
         }
     }
 
     /** One node (four segments) building a new view from every stored event: the node's apply rate. */
-    private static void catchUp(String url, PostgresStore store, String view, FleetNode.Settings settings) throws Exception {
+    private static void catchUp(String url, PostgresStore store, String view, Function<PostgresStore, FleetNode> startNode)
+            throws Exception {
         FleetQueries queries = new FleetQueries(store, view);
         long start = System.nanoTime();
-        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = FleetNode.start(own, view, "node-" + view, settings)) {
+        long cpu;
+        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = startNode.apply(own)) {
             while (!queries.caughtUp()) {
                 Thread.sleep(50);
             }
+            cpu = processorCpuNanos(view);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long events = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::seen).sum();
-        System.out.printf("one node (view %s, %s) caught up with %,d stored events in %.2f s: %,.0f events/s%n",
-                view, settings, events, seconds, events / seconds);
+        System.out.printf("one node (view %s) caught up with %,d stored events in %.2f s: %,.0f events/s;"
+                + " its processor's threads used %.2f s of CPU, %.2f us per event (%,.0f events/s per core)%n",
+                view, events, seconds, events / seconds, cpu / 1e9, cpu / 1e3 / events, events / (cpu / 1e9));
+    }
+
+    /** CPU time of the processor's coordinator and workers (threads named after the view); not the database's, nor GC's. */
+    private static long processorCpuNanos(String view) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu = 0;
+        for (ThreadInfo thread : threads.dumpAllThreads(false, false)) {
+            if (thread.getThreadName().contains("[" + view + "]")) {
+                cpu += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return cpu;
     }
 
     private record Rate(long steps, long events, double seconds, long conflicts) {
