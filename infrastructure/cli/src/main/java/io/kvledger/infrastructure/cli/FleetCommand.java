@@ -55,11 +55,19 @@ final class FleetCommand implements Runnable {
         @Option(names = "--segments", defaultValue = "4", description = "Segments of a new view. Default: ${DEFAULT-VALUE}.")
         int segments;
 
+        @Option(names = "--batch-size", defaultValue = "100",
+                description = "Most messages (engine steps) applied per transaction. Default: ${DEFAULT-VALUE}.")
+        int batchSize;
+
+        @Option(names = "--no-audit", description = "Build the view without the continuous audit (to measure what it costs).")
+        boolean noAudit;
+
         @Override
         public Integer call() throws InterruptedException {
             CountDownLatch stopped = new CountDownLatch(1);
             PostgresStore shared = PostgresStore.open(store.url, 6);
-            FleetNode node = FleetNode.start(shared, store.view, nodeId, segments);
+            FleetNode.Settings settings = FleetNode.Settings.of(segments).withBatchSize(batchSize);
+            FleetNode node = FleetNode.start(shared, store.view, nodeId, noAudit ? settings.withoutAudit() : settings);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 node.close();
                 shared.close();
