@@ -19,7 +19,8 @@ import java.util.List;
  * else (a malformed line, a foreign field order, an extra field, an envelope, the first line) it says
  * {@code null} and the tree path reads the line, giving today's event or today's message. So this path
  * never accepts a line the tree path refuses, and never reads one differently (shown by
- * {@code StreamedLinesTest}).
+ * {@code StreamedLinesTest}). {@link StreamedEventArray} reads a stored step's events with the same
+ * {@link #readRest}.
  */
 final class StreamedLines {
 
@@ -52,7 +53,7 @@ final class StreamedLines {
      * @param lastSeq the seq of the line before; the line's seq must exceed it
      */
     LogEntry read(long line, byte[] bytes, int offset, int length, long lastSeq) {
-        try (JsonParser parser = FACTORY.createParser(bytes, offset, length)) {
+        try (JsonParser parser = parser(bytes, offset, length)) {
             return read(line, parser, bytes, offset, length, lastSeq);
         } catch (IOException | RuntimeException e) {
             return null; // the tree path will say what is wrong, in its words
