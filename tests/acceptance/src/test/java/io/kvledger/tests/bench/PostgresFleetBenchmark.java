@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -26,8 +28,9 @@ import java.util.function.Function;
  * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
  * then four at once; then one processing node building a view from the full store (its apply rate; again
  * without the audit, the ceiling of everything around it),
- * two nodes doing the same, and four engines writing flat out with the two nodes following them and
- * the projection lag at the end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ * two nodes doing the same, and four engines writing flat out with the two nodes following them (with
+ * the audit, then without), how far behind they are while the engines write and the lag at the end.
+ * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
  * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
@@ -60,33 +63,60 @@ public final class PostgresFleetBenchmark {
             catchUp(url, store, "solo", own -> FleetNode.start(own, "solo", "node-solo", 4));
             catchUp(url, store, "unaudited", own -> FleetNode.start(own, "unaudited", "node-unaudited",
                     FleetNode.Settings.of(4).withoutAudit()));
-            try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
-                 FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
-                 FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
-                FleetQueries view = new FleetQueries(store, "bench");
-                long catchUp = System.nanoTime();
-                while (!view.caughtUp()) {
-                    Thread.sleep(100);
-                }
-                long stored = view.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum();
-                double seconds = (System.nanoTime() - catchUp) / 1e9;
-                System.out.printf("two nodes caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
-                        stored, seconds, stored / seconds);
-                Rate followed = append(store, List.of("fleet-0", "fleet-1", "fleet-2", "fleet-3"), steps);
-                long end = System.nanoTime();
-                long behind = view.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
-                while (!view.caughtUp()) {
-                    Thread.sleep(10);
-                }
-                System.out.printf("four engines with two nodes following: %,.0f events/s appended; at the end %,d steps"
-                        + " (~%,d events) behind, caught up %.3f s after the last append (segments %s / %s)%n",
-                        followed.events / followed.seconds, behind, behind * followed.events / followed.steps,
-                        (System.nanoTime() - end) / 1e9, nodeA.claimedSegments(), nodeB.claimedSegments());
-            }
+            follow(url, store, "bench", FleetNode.Settings.of(4), "fleet", steps);
+            follow(url, store, "free", FleetNode.Settings.of(4).withoutAudit(), "free", steps);
         } finally {
             if (server != null) {
                 server.close();
             }
+        }
+    }
+
+    /**
+     * Two nodes of a new view catch up with the store, then four new engines write flat out while they
+     * follow: how far behind the view is, sampled every 250 ms while the engines write, and how long after
+     * the last append it has caught up.
+     */
+    private static void follow(String url, PostgresStore store, String view, FleetNode.Settings settings, String engines,
+                               int steps) throws Exception {
+        try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
+             FleetNode nodeA = FleetNode.start(a, view, "node-a", settings);
+             FleetNode nodeB = FleetNode.start(b, view, "node-b", settings)) {
+            FleetQueries queries = new FleetQueries(store, view);
+            long catchUp = System.nanoTime();
+            while (!queries.caughtUp()) {
+                Thread.sleep(100);
+            }
+            long stored = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum();
+            double seconds = (System.nanoTime() - catchUp) / 1e9;
+            System.out.printf("two nodes (view %s, audit %s) caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
+                    view, settings.audit(), stored, seconds, stored / seconds);
+            List<Long> behindSamples = new java.util.concurrent.CopyOnWriteArrayList<>();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> {
+                try {
+                    behindSamples.add(queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum());
+                } catch (Exception e) {
+                    // a missed sample
+                }
+            }, 250, 250, TimeUnit.MILLISECONDS);
+            Rate followed;
+            try {
+                followed = append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps);
+            } finally {
+                sampler.shutdownNow();
+            }
+            long end = System.nanoTime();
+            long behind = queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
+            while (!queries.caughtUp()) {
+                Thread.sleep(10);
+            }
+            System.out.printf("four engines writing, two nodes (audit %s) following: %,.0f events/s appended in %.2f s;"
+                    + " steps behind every 250 ms while they wrote %s; at the end %,d steps (~%,d events) behind,"
+                    + " caught up %.3f s after the last append (segments %s / %s)%n",
+                    settings.audit(), followed.events / followed.seconds, followed.seconds, behindSamples, behind,
+                    behind * followed.events / followed.steps, (System.nanoTime() - end) / 1e9,
+                    nodeA.claimedSegments(), nodeB.claimedSegments());
         }
     }
 
