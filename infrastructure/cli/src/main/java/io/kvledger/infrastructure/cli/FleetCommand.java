@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,8 +63,15 @@ final class FleetCommand implements Runnable {
         @Option(names = "--no-audit", description = "Build the view without the continuous audit (to measure what it costs).")
         boolean noAudit;
 
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws InterruptedException {
+            if (segments < 1 || batchSize < 1) {
+                throw new ParameterException(spec.commandLine(), (segments < 1 ? "--segments" : "--batch-size")
+                        + " must be at least 1, was " + Math.min(segments, batchSize));
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             PostgresStore shared = PostgresStore.open(store.url, 6);
             FleetNode.Settings settings = FleetNode.Settings.of(segments).withBatchSize(batchSize);
