@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.StepListener;
+import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
@@ -10,6 +11,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
@@ -28,9 +32,13 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *
  * <ul>
  *   <li>An append is checked on the calling thread, then encoded and written as one write at the end
- *       of the file on the store's writer thread ({@link StoreWriter}); it returns once the operating
- *       system has all of it, forced to the disk as the {@link FsyncPolicy} says. Axon appends once
- *       per unit of work, so a step is one write. There is no later rollback.</li>
+ *       of the file on the store's writer thread ({@link StoreWriter}). Under {@code fsync always} it
+ *       returns once written and forced (forces are shared by the appends queued together); under
+ *       {@code never} and {@code interval} it returns once queued, before it is written
+ *       ({@link #stored()}, {@link #flush()} wait for it). Axon appends once per unit of work, so a
+ *       step is one write. A write that fails after its append returned leaves the file ending at
+ *       the last whole append written, and the store refuses every later append (and its close
+ *       throws) until it is reopened.</li>
  *   <li>An event whose aggregate sequence number is not the aggregate's next is refused, as Axon's
  *       own engines refuse a duplicate key: {@code AggregateStreamCreationException} for a second
  *       first event, {@code ConcurrencyException} otherwise. Nothing of that append is written.</li>
@@ -45,7 +53,17 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
  */
-public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
+public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
+
+    /**
+     * The most appends queued for the writer and not written yet; one more waits for the oldest. It
+     * bounds the memory a host that outruns the disk takes, and what a process crash can lose under
+     * {@code never} and {@code interval}.
+     */
+    public static final int MAX_QUEUED_APPENDS = 64;
+
+    /** Set while this thread's appends must not wait for the store whatever the policy ({@link #pipelined}). */
+    private static final ThreadLocal<Boolean> PIPELINED = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     private final Path file;
     private final StoreFile storeFile;
@@ -53,9 +71,16 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     private final RecoveryReport recovery;
     private final StoreIndex index;
     private final StoreWriter writer;
-    // Written on the writer thread only (while the appending thread waits), read after it finishes.
+    // Used on the writer thread only.
     private final StoreLineEncoder encoder = new StoreLineEncoder();
+    // Changed on the writer thread only, under this store's lock (read under it elsewhere).
     private long end;
+    // The appends taken (checked and queued) on the calling thread, ahead of the index of what is written.
+    private final AcceptedAppends accepted;
+    private final Semaphore queueRoom = new Semaphore(MAX_QUEUED_APPENDS);
+    private CompletableFuture<Void> lastAppend = CompletableFuture.completedFuture(null);
+    // Whether the failure that broke the store was thrown to a caller (else close throws it).
+    private volatile boolean failureReported;
     private final StoreForcing forcing;
     private boolean closed;
     private final StoreSnapshots snapshots;
@@ -82,7 +107,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         this.recovery = scan.report();
         this.index = scan.index();
         this.end = scan.end();
-        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName());
+        this.accepted = new AcceptedAppends(index);
+        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName(), this::endOfBatch);
         this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
         this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
@@ -143,6 +169,20 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return end;
     }
 
+    /**
+     * The bytes of whole appends once those queued are written too: exact when none is queued, else
+     * estimated from the bytes per line written so far (a segment rolls on it without waiting for the writer).
+     */
+    synchronized long takenBytes() {
+        long queuedLines = accepted.lastSeq() - index.lastSeq();
+        if (queuedLines == 0) {
+            return end;
+        }
+        long writtenLines = index.lastSeq() - fileBaseSeq;
+        long perLine = writtenLines > 0 && end > 0 ? Math.max(1, end / writtenLines) : 128;
+        return end + queuedLines * perLine;
+    }
+
     /** Where the state after the last append stands (for a segment's roll); {@code null} when nothing is stored. */
     synchronized StoreSnapshots.Point lastPoint() {
         if (lastAggregate == null || index.lastSeq() == 0) {
@@ -182,18 +222,34 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return StoreSnapshots.listener(this);
     }
 
-    /** The state after the last append (on the appending thread): snapshotted when one is due. */
+    /**
+     * The state after the last append (on the appending thread): when a snapshot is due, the writer
+     * thread writes it once the appends before it are written.
+     */
     synchronized void offerState(EngineState state) {
-        SnapshotFile.Snapshot written = snapshots.latest();
-        if (written != null) {
-            index.rebase(written.seq()); // what the written snapshot covers is read from the file's start if ever
-        }
-        long seq = index.lastSeq();
+        long seq = accepted.lastSeq();
         if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
             return;
         }
-        StoreSnapshots.Point point = new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, seq, end);
-        writer.submit(snapshots.take(storeFile, point, state));
+        snapshots.taking(seq);
+        String engineId = lastAggregate;
+        writer.submit(() -> snapshotAfter(seq, engineId, state));
+    }
+
+    /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
+    private void snapshotAfter(long seq, String engineId, EngineState state) {
+        StoreSnapshots.Point point;
+        synchronized (this) {
+            if (forcing.broken() != null || index.lastSeq() != seq) {
+                return;
+            }
+            point = new StoreSnapshots.Point(engineId, index.nextSequence(engineId) - 1, seq, end);
+        }
+        if (snapshots.write(storeFile, point, state)) {
+            synchronized (this) {
+                index.rebase(seq); // what the snapshot covers is read from the file's start if ever
+            }
+        }
     }
 
     /** What opening cut from the end of the file; {@link RecoveryReport#CLEAN} when nothing. */
@@ -210,15 +266,29 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return fsync;
     }
 
-    /** The seq of the last event stored (0 when empty): an append that has returned is at or below it. */
+    /** The seq of the last event appended (0 when empty): every append that has returned is at or below it, written or queued. */
     public synchronized long lastSeq() {
+        return accepted.lastSeq();
+    }
+
+    /**
+     * The seq of the last event written to the file: every event at or below it survives a process
+     * crash. Under {@code always} it is {@link #lastSeq()} whenever an append has returned; under
+     * {@code never} and {@code interval} it follows {@link #lastSeq()} as the writer thread catches up.
+     */
+    public synchronized long writtenSeq() {
         return index.lastSeq();
+    }
+
+    /** How many times the file was forced to the disk since the store opened: fewer than the appends when forces are shared. */
+    public long forces() {
+        return forcing.forces();
     }
 
     /**
      * The seq up to which this store has forced the file to the disk: every event at or below it
      * survives a machine crash. Under {@code always} it is {@link #lastSeq()} whenever an append has
-     * returned; under {@code interval:MS} it catches up at most MS (plus the force) after an append;
+     * returned (unless {@link #pipelined}); under {@code interval:MS} it catches up at most MS (plus the force) after an append;
      * under {@code never} it stays 0.
      */
     public long forcedSeq() {
@@ -231,44 +301,166 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
     }
 
     /**
-     * Checks the append here, then has the writer thread encode, write and force it, and returns once
-     * that is done: the calling (scheduler) thread spends no CPU on encoding or writing.
+     * Checks the append here and queues it for the writer thread, which encodes, writes and forces it:
+     * the calling (scheduler) thread spends no CPU on encoding or writing. Under {@code always} (unless
+     * {@link #pipelined}) it returns once the append is written and forced; else once queued. Waits
+     * while {@link #MAX_QUEUED_APPENDS} appends are queued.
      */
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
         if (events.isEmpty()) {
             return;
         }
-        synchronized (this) {
-            ensureWritable();
-            AppendChecks.Append append = AppendChecks.check(events, index);
-            lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
-            writer.call(() -> {
-                write(append);
-                return null;
-            });
+        boolean waits = fsync == FsyncPolicy.ALWAYS && !PIPELINED.get();
+        queueRoom.acquireUninterruptibly();
+        CompletableFuture<Void> stored = new CompletableFuture<>();
+        boolean queued = false;
+        try {
+            synchronized (this) {
+                ensureWritable();
+                AppendChecks.Append append = AppendChecks.check(events, accepted);
+                long firstSeq = accepted.lastSeq() + 1;
+                accepted.accept(append);
+                lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
+                lastAppend = stored;
+                writer.submit(() -> write(append, firstSeq, waits, stored));
+                queued = true;
+            }
+        } finally {
+            if (!queued) {
+                queueRoom.release();
+            }
+        }
+        if (waits) {
+            try {
+                StoreWriter.await(stored);
+            } catch (RuntimeException e) {
+                failureReported = true;
+                throw e;
+            }
         }
     }
 
-    /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
-    private void write(AppendChecks.Append append) {
-        EncodedAppend encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
-        long position;
+    /**
+     * On the writer thread: one line per domain event, a step's message spanning as many lines as it
+     * has events, in one write. A failure cuts what the write left; the store goes on only when the
+     * append's caller is waiting for it and nothing was queued after it (its step is rolled back),
+     * else it refuses every later append: a step that returned is not stored.
+     */
+    private void write(AppendChecks.Append append, long firstSeq, boolean waited, CompletableFuture<Void> stored) {
         try {
-            position = storeFile.write(encoder.bytes(), end);
-        } catch (IOException e) {
-            forcing.undo(end, e);
-            throw new EventStoreException("cannot append to " + file + ": "
-                    + (e.getMessage() == null ? "an I/O error" : e.getMessage()), e);
+            String broken = forcing.broken();
+            if (broken != null) {
+                stored.completeExceptionally(new EventStoreException(broken));
+                return;
+            }
+            long position;
+            EncodedAppend encoded;
+            try {
+                WriteGate gate = writeGate;
+                if (gate != null) {
+                    gate.beforeWrite(file);
+                }
+                encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
+                position = storeFile.write(encoder.bytes(), end);
+            } catch (IOException | RuntimeException e) {
+                stored.completeExceptionally(failed(append, firstSeq, waited, e));
+                return;
+            }
+            synchronized (this) {
+                encoded.indexInto(index);
+                end = position;
+            }
+            forcing.written(index.lastSeq(), stored);
+        } finally {
+            queueRoom.release();
         }
-        encoded.indexInto(index);
-        end = position;
-        forcing.written(index.lastSeq());
+    }
+
+    private EventStoreException failed(AppendChecks.Append append, long firstSeq, boolean waited, Exception e) {
+        IOException cause = e instanceof IOException io ? io : new IOException(e.toString(), e);
+        forcing.undo(end, cause);
+        String reason = e instanceof IOException ? (e.getMessage() == null ? "an I/O error" : e.getMessage()) : e.toString();
+        synchronized (this) {
+            if (waited && forcing.broken() == null && accepted.lastSeq() == firstSeq - 1 + append.lines()) {
+                accepted.resetToWritten();
+                return new EventStoreException("cannot append to " + file + ": " + reason, e);
+            }
+            forcing.refuse("cannot append to " + file + " at seq " + firstSeq + ": " + reason + "; the steps from seq "
+                    + firstSeq + " to " + accepted.lastSeq() + " had returned to the host but are not stored. The file"
+                    + " ends at seq " + index.lastSeq() + ", after a whole step, and the store takes no more appends:"
+                    + " reopen it to resume from there");
+            return new EventStoreException(forcing.broken(), e);
+        }
+    }
+
+    /** At the end of each of the writer's batches: the group commit. */
+    private void endOfBatch() {
+        forcing.endOfBatch();
+    }
+
+    /** For tests: what the writer thread does before each append's write. */
+    interface WriteGate {
+        /** Holds the writer as long as it likes, or fails the write of an append to {@code file}. */
+        void beforeWrite(Path file) throws IOException;
+    }
+
+    /** For tests only (package-private): holds or fails the writer threads of every store while set. */
+    static volatile WriteGate writeGate;
+
+    @Override
+    public synchronized CompletableFuture<Void> stored() {
+        return lastAppend.copy();
+    }
+
+    /**
+     * Returns once every append made so far is written and, unless the policy is {@code never}, forced.
+     *
+     * @throws EventStoreException when the store failed to write or force one of them
+     */
+    @Override
+    public void flush() {
+        try {
+            writer.call(() -> {
+                forcing.forceNow();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            failureReported = true;
+            throw e;
+        }
+    }
+
+    @Override
+    public <T> T pipelined(Supplier<T> step) {
+        return runPipelined(step);
+    }
+
+    /** {@link #pipelined} for every store this thread appends to during {@code step}. */
+    static <T> T runPipelined(Supplier<T> step) {
+        Boolean before = PIPELINED.get();
+        PIPELINED.set(Boolean.TRUE);
+        try {
+            return step.get();
+        } finally {
+            PIPELINED.set(before);
+        }
+    }
+
+    /** Before a read: waits until the appends taken are written, so that a read sees every append that returned. */
+    void awaitWritten() {
+        synchronized (this) {
+            if (closed || accepted.allWritten()) {
+                return;
+            }
+        }
+        writer.call(() -> null);
     }
 
     private void ensureWritable() {
         ensureOpen();
         if (forcing.broken() != null) {
+            failureReported = true;
             throw new EventStoreException(forcing.broken());
         }
     }
@@ -298,6 +490,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         long from;
         long until;
         long first = Math.max(0, firstSequenceNumber);
+        awaitWritten();
         synchronized (this) {
             ensureOpen();
             long next = index.nextSequence(aggregateIdentifier);
@@ -324,6 +517,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         long from;
         long until;
         boolean indexed;
+        awaitWritten();
         synchronized (this) {
             ensureOpen();
             if (after >= index.lastSeq()) {
@@ -338,28 +532,36 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
                 .map(StoreLines::trackedMessage);
     }
 
+    /** The last sequence number taken, written or still queued: what the aggregate's next append follows. */
     @Override
     public synchronized Optional<Long> lastSequenceNumberFor(String aggregateIdentifier) {
         ensureOpen();
-        long next = index.nextSequence(aggregateIdentifier);
+        long next = accepted.nextSequence(aggregateIdentifier);
         return next == 0 ? Optional.empty() : Optional.of(next - 1);
     }
 
     /** Before the first line ({@code null} while the store is empty, as Axon's in-memory engine does). */
     @Override
-    public synchronized TrackingToken createTailToken() {
-        return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(0);
+    public TrackingToken createTailToken() {
+        awaitWritten();
+        synchronized (this) {
+            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(0);
+        }
     }
 
     /** At the last line: reading from it yields only what is appended later. */
     @Override
-    public synchronized TrackingToken createHeadToken() {
-        return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(index.lastSeq());
+    public TrackingToken createHeadToken() {
+        awaitWritten();
+        synchronized (this) {
+            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(index.lastSeq());
+        }
     }
 
     /** Just before the first event recorded at or after {@code dateTime}; the head when none. Reads the whole file. */
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
+        awaitWritten();
         try (Stream<LogEntry> all = storeFile.entries(0, fileBaseSeq, endSnapshot())) {
             // Only a message's first line has the envelope, so the first line found begins a message.
             return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
@@ -374,18 +576,31 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return end;
     }
 
-    /** Lets the writer finish, forces what is not forced yet when the policy says so, and releases the file. */
+    /**
+     * Lets the writer write what is queued, forces what is not forced yet when the policy says so, and
+     * releases the file.
+     *
+     * @throws EventStoreException when a write failed after its append had returned and no append or
+     *                             flush has reported it yet: steps the host was told of are not stored
+     */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
         }
-        closed = true;
-        writer.close();
+        writer.close(); // outside the lock: the writer takes it to record what it wrote
         try {
             forcing.close();
         } finally {
             storeFile.close();
+        }
+        String broken = forcing.broken();
+        if (broken != null && !failureReported) {
+            failureReported = true;
+            throw new EventStoreException(broken);
         }
     }
 }
