@@ -33,14 +33,14 @@ public final class BulkAppendingChild {
         PrintStream out = System.out;
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(Path.of(args[0]), FsyncPolicy.parse(args[1]))) {
             store.appendEvents(message(0, event(0)));
-            out.println("ack " + store.lastSeq());
+            out.println("ack " + store.writtenSeq());
             for (long next = 1; !Thread.currentThread().isInterrupted(); next += BATCH) {
                 List<DomainEventMessage<?>> batch = new ArrayList<>(BATCH);
                 for (long n = next; n < next + BATCH; n++) {
                     batch.add(message(n, event(n)));
                 }
                 store.appendEvents(batch);
-                out.println("ack " + store.lastSeq());
+                out.println("ack " + store.writtenSeq());
                 out.flush();
             }
         }
