@@ -323,7 +323,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
                 accepted.accept(append);
                 lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
                 lastAppend = stored;
-                writer.submit(() -> write(append, firstSeq, waits, stored));
+                Runnable task = () -> write(append, firstSeq, waits, stored);
+                if (fsync == FsyncPolicy.ALWAYS) {
+                    writer.submitNow(task); // its force is waited for, by the step or by its future
+                } else {
+                    writer.submit(task);
+                }
                 queued = true;
             }
         } finally {

@@ -1,8 +1,8 @@
 package io.kvledger.infrastructure.store;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,11 +20,14 @@ final class StoreWriter implements AutoCloseable {
     /** The most tasks one batch runs before its end, so that a host that never pauses still gets its forces. */
     static final int MAX_BATCH = 256;
 
+    /** The longest the writer sleeps between looks at its queue when nothing woke it (it starts at 50 us and doubles while idle). */
+    static final long MAX_IDLE_PARK_NANOS = 1_000_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(StoreWriter.class);
 
     private static final Runnable STOP = () -> { };
 
-    private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
     private final Runnable endOfBatch;
     private final Thread thread;
     private volatile boolean closed;
@@ -58,14 +61,26 @@ final class StoreWriter implements AutoCloseable {
         })) {
             return null;
         }
+        LockSupport.unpark(thread);
         return StoreWriter.await(result);
     }
 
-    /** Runs {@code task} on the writer thread, after what was handed over before it, without waiting for it. */
+    /**
+     * Runs {@code task} on the writer thread, after what was handed over before it, without waiting for
+     * it and without waking the writer: it finds the task within {@link #MAX_IDLE_PARK_NANOS}. Waking a
+     * thread on every step costs the caller more than the hand-over: on a busy machine the woken writer
+     * often takes the caller's own core at once.
+     */
     void submit(Runnable task) {
         if (!offer(task)) {
             throw new IllegalStateException("the store's writer " + thread.getName() + " is closed");
         }
+    }
+
+    /** As {@link #submit}, waking the writer: for a task someone waits for. */
+    void submitNow(Runnable task) {
+        submit(task);
+        LockSupport.unpark(thread);
     }
 
     /** On the writer thread only: runs {@code task} there after {@code delayNanos}, unless the writer closes first. */
@@ -140,23 +155,22 @@ final class StoreWriter implements AutoCloseable {
 
     /** The next task, waiting for one; {@code null} after running the delayed task that came due first. */
     private Runnable next() {
+        long park = 50_000;
         while (true) {
-            try {
-                if (delayed == null) {
-                    return queue.take();
-                }
-                long wait = delayedAt - System.nanoTime();
-                Runnable task = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
-                if (task != null) {
-                    return task;
-                }
+            Runnable task = queue.poll();
+            if (task != null) {
+                return task;
+            }
+            long now = System.nanoTime();
+            if (delayed != null && delayedAt - now <= 0) {
                 Runnable due = delayed;
                 delayed = null;
                 runLogged(due);
                 return null;
-            } catch (InterruptedException e) {
-                // Only close() stops this thread, by its STOP task: an interrupt is not a request to.
             }
+            LockSupport.parkNanos(this, delayed == null ? park : Math.min(park, delayedAt - now));
+            Thread.interrupted(); // only close() stops this thread, by its STOP task: an interrupt is not a request to
+            park = Math.min(MAX_IDLE_PARK_NANOS, park * 2);
         }
     }
 
@@ -170,6 +184,7 @@ final class StoreWriter implements AutoCloseable {
             closed = true;
             queue.add(STOP);
         }
+        LockSupport.unpark(thread);
         if (Thread.currentThread() == thread) {
             return;
         }

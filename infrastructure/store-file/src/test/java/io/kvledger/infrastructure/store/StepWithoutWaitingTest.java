@@ -52,6 +52,7 @@ class StepWithoutWaitingTest {
         EngineState live;
         try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)).config(CONFIG).build()) {
             decided.add(ledger.configured());
+            ledger.flush(); // EngineConfigured written before the writer is held
             hold(file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 20; i++) {
@@ -80,6 +81,7 @@ class StepWithoutWaitingTest {
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER);
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
             states.add(ledger.state());
+            ledger.flush();
             JsonlEventStorageEngine.writeGate = target -> {
                 int write = target.equals(file) ? writes.incrementAndGet() : 0;
                 if (write == 1) {
@@ -115,6 +117,7 @@ class StepWithoutWaitingTest {
         Path file = dir.resolve("closing.jsonl");
         AtomicInteger writes = new AtomicInteger();
         KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)).config(CONFIG).build();
+        ledger.flush();
         JsonlEventStorageEngine.writeGate = target -> {
             if (target.equals(file) && writes.incrementAndGet() == 2) {
                 throw new IOException("Input/output error");
@@ -183,9 +186,12 @@ class StepWithoutWaitingTest {
         };
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
+    /** Holds the writer until the latch is released; a test that never releases it fails its writes instead of hanging. */
+    private static void awaitQuietly(CountDownLatch latch) throws IOException {
         try {
-            latch.await(30, TimeUnit.SECONDS);
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new IOException("the test held the writer for 10 s without releasing it");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

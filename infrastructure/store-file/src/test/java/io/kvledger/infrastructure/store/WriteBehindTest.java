@@ -135,7 +135,13 @@ class WriteBehindTest {
         JsonlEventStorageEngine.writeGate = target -> {
             int write = target.equals(file) ? writes.incrementAndGet() : 0;
             if (write == 1) {
-                await().atMost(Duration.ofSeconds(10)).until(() -> release.getCount() == 0);
+                try {
+                    if (!release.await(10, TimeUnit.SECONDS)) {
+                        throw new IOException("the test held the writer for 10 s without releasing it");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             if (write == 3) {
                 throw new IOException("No space left on device");
@@ -208,7 +214,9 @@ class WriteBehindTest {
         JsonlEventStorageEngine.writeGate = target -> {
             if (target.equals(file)) {
                 try {
-                    release.await();
+                    if (!release.await(10, TimeUnit.SECONDS)) {
+                        throw new IOException("the test held the writer for 10 s without releasing it");
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

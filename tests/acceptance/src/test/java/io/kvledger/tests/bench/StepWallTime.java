@@ -25,8 +25,11 @@ import org.HdrHistogram.Histogram;
  * sees the same machine load. Mean, p50 and p99 from HdrHistogram; the scheduler thread's CPU, the
  * store writer's CPU and the forces per step beside them.
  *
- * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepWallTime [requests] [steps] [store-dir]}.
- * The first third of the steps warms up.
+ * <p>Run: {@code java -cp <test classpath> io.kvledger.tests.bench.StepWallTime [requests] [steps] [store-dir] [sides]},
+ * {@code sides} a comma-separated choice of {@code never}, {@code interval}, {@code always}, {@code async}
+ * (all by default; the unstored side always runs). Every stored side adds a writer thread that competes
+ * for the cores: on a small machine compare one stored side with the unstored one. The first third of
+ * the steps warms up.
  */
 public final class StepWallTime {
 
@@ -38,14 +41,23 @@ public final class StepWallTime {
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
         Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("step-wall-time");
         Files.createDirectories(dir);
+        List<String> chosen = List.of((args.length > 3 ? args[3] : "never,interval,always,async").split(","));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         List<Side> sides = new ArrayList<>();
         try {
             sides.add(new Side("unstored", null, false, requests, dir));
-            sides.add(new Side("store never", FsyncPolicy.NEVER, false, requests, dir));
-            sides.add(new Side("store interval:100", FsyncPolicy.parse("interval:100"), false, requests, dir));
-            sides.add(new Side("store always", FsyncPolicy.ALWAYS, false, requests, dir));
-            sides.add(new Side("always, stepAsync", FsyncPolicy.ALWAYS, true, requests, dir));
+            if (chosen.contains("never")) {
+                sides.add(new Side("store never", FsyncPolicy.NEVER, false, requests, dir));
+            }
+            if (chosen.contains("interval")) {
+                sides.add(new Side("store interval:100", FsyncPolicy.parse("interval:100"), false, requests, dir));
+            }
+            if (chosen.contains("always")) {
+                sides.add(new Side("store always", FsyncPolicy.ALWAYS, false, requests, dir));
+            }
+            if (chosen.contains("async")) {
+                sides.add(new Side("always, stepAsync", FsyncPolicy.ALWAYS, true, requests, dir));
+            }
             int warmUp = steps / 3;
             for (int i = 0; i < steps; i++) {
                 if (i == warmUp) {
