@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -62,31 +61,16 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      */
     public static final int MAX_QUEUED_APPENDS = 64;
 
-    /** Set while this thread's appends must not wait for the store whatever the policy ({@link #pipelined}). */
-    private static final ThreadLocal<Boolean> PIPELINED = ThreadLocal.withInitial(() -> Boolean.FALSE);
-
     private final Path file;
     private final StoreFile storeFile;
     private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
-    private final StoreWriter writer;
-    // Used on the writer thread only.
-    private final StoreLineEncoder encoder = new StoreLineEncoder();
-    // Changed on the writer thread only, under this store's lock (read under it elsewhere).
-    private long end;
-    // The appends taken (checked and queued) on the calling thread, ahead of the index of what is written.
-    private final AcceptedAppends accepted;
-    private final Semaphore queueRoom = new Semaphore(MAX_QUEUED_APPENDS);
-    private CompletableFuture<Void> lastAppend = CompletableFuture.completedFuture(null);
-    // Whether the failure that broke the store was thrown to a caller (else close throws it).
-    private volatile boolean failureReported;
-    private final StoreForcing forcing;
+    private final QueuedAppends appends;
     private boolean closed;
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
     private final boolean openedFromSnapshot;
-    private String lastAggregate;
     // The seq before the file's first line: 0, or a segment's base seq (its first line is baseSeq + 1).
     private final long fileBaseSeq;
     private final long fileBaseSequenceNumber;
@@ -106,14 +90,11 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
         this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
-        this.end = scan.end();
-        this.accepted = new AcceptedAppends(index);
-        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName(), this::endOfBatch);
-        this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
+        this.appends = new QueuedAppends(this, storeFile, fsync, index, scan.end(),
+                snapshot.snapshot() == null ? null : snapshot.snapshot().engineId());
         this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
         this.openedFromSnapshot = snapshot.snapshot() != null;
-        this.lastAggregate = snapshot.snapshot() == null ? null : snapshot.snapshot().engineId();
     }
 
     /**
@@ -166,7 +147,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     /** The bytes of whole appends in the file. */
     synchronized long endOffset() {
-        return end;
+        return appends.end();
     }
 
     /**
@@ -174,7 +155,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      * estimated from the bytes per line written so far (a segment rolls on it without waiting for the writer).
      */
     synchronized long takenBytes() {
-        long queuedLines = accepted.lastSeq() - index.lastSeq();
+        long end = appends.end();
+        long queuedLines = appends.lastSeq() - index.lastSeq();
         if (queuedLines == 0) {
             return end;
         }
@@ -185,15 +167,16 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     /** Where the state after the last append stands (for a segment's roll); {@code null} when nothing is stored. */
     synchronized StoreSnapshots.Point lastPoint() {
+        String lastAggregate = appends.lastAggregate();
         if (lastAggregate == null || index.lastSeq() == 0) {
             return null;
         }
-        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), end);
+        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), appends.end());
     }
 
     /** The file's last line (newline excluded), which a roll's next segment records the CRC of. */
     synchronized byte[] lastLine() throws IOException {
-        return SnapshotFile.lineEndingAt(storeFile.channel(), end);
+        return SnapshotFile.lineEndingAt(storeFile.channel(), appends.end());
     }
 
     /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
@@ -227,23 +210,23 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      * thread writes it once the appends before it are written.
      */
     synchronized void offerState(EngineState state) {
-        long seq = accepted.lastSeq();
-        if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
+        long seq = appends.lastSeq();
+        String engineId = appends.lastAggregate();
+        if (closed || appends.broken() != null || engineId == null || !snapshots.due(seq)) {
             return;
         }
         snapshots.taking(seq);
-        String engineId = lastAggregate;
-        writer.submit(() -> snapshotAfter(seq, engineId, state));
+        appends.submit(() -> snapshotAfter(seq, engineId, state));
     }
 
     /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
     private void snapshotAfter(long seq, String engineId, EngineState state) {
         StoreSnapshots.Point point;
         synchronized (this) {
-            if (forcing.broken() != null || index.lastSeq() != seq) {
+            if (appends.broken() != null || index.lastSeq() != seq) {
                 return;
             }
-            point = new StoreSnapshots.Point(engineId, index.nextSequence(engineId) - 1, seq, end);
+            point = new StoreSnapshots.Point(engineId, index.nextSequence(engineId) - 1, seq, appends.end());
         }
         if (snapshots.write(storeFile, point, state)) {
             synchronized (this) {
@@ -268,7 +251,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     /** The seq of the last event appended (0 when empty): every append that has returned is at or below it, written or queued. */
     public synchronized long lastSeq() {
-        return accepted.lastSeq();
+        return appends.lastSeq();
     }
 
     /**
@@ -282,7 +265,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     /** How many times the file was forced to the disk since the store opened: fewer than the appends when forces are shared. */
     public long forces() {
-        return forcing.forces();
+        return appends.forces();
     }
 
     /**
@@ -292,12 +275,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      * under {@code never} it stays 0.
      */
     public long forcedSeq() {
-        return forcing.forcedSeq();
+        return appends.forcedSeq();
     }
 
     /** The thread that encodes, writes and forces appends (for measuring its CPU time). */
     public Thread writerThread() {
-        return writer.thread();
+        return appends.writerThread();
     }
 
     /**
@@ -308,100 +291,9 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      */
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
-        if (events.isEmpty()) {
-            return;
+        if (!events.isEmpty()) {
+            appends.append(events, this::ensureOpen);
         }
-        boolean waits = fsync == FsyncPolicy.ALWAYS && !PIPELINED.get();
-        queueRoom.acquireUninterruptibly();
-        CompletableFuture<Void> stored = new CompletableFuture<>();
-        boolean queued = false;
-        try {
-            synchronized (this) {
-                ensureWritable();
-                AppendChecks.Append append = AppendChecks.check(events, accepted);
-                long firstSeq = accepted.lastSeq() + 1;
-                accepted.accept(append);
-                lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
-                lastAppend = stored;
-                Runnable task = () -> write(append, firstSeq, waits, stored);
-                if (fsync == FsyncPolicy.ALWAYS) {
-                    writer.submitNow(task); // its force is waited for, by the step or by its future
-                } else {
-                    writer.submit(task);
-                }
-                queued = true;
-            }
-        } finally {
-            if (!queued) {
-                queueRoom.release();
-            }
-        }
-        if (waits) {
-            try {
-                StoreWriter.await(stored);
-            } catch (RuntimeException e) {
-                failureReported = true;
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * On the writer thread: one line per domain event, a step's message spanning as many lines as it
-     * has events, in one write. A failure cuts what the write left; the store goes on only when the
-     * append's caller is waiting for it and nothing was queued after it (its step is rolled back),
-     * else it refuses every later append: a step that returned is not stored.
-     */
-    private void write(AppendChecks.Append append, long firstSeq, boolean waited, CompletableFuture<Void> stored) {
-        try {
-            String broken = forcing.broken();
-            if (broken != null) {
-                stored.completeExceptionally(new EventStoreException(broken));
-                return;
-            }
-            long position;
-            EncodedAppend encoded;
-            try {
-                WriteGate gate = writeGate;
-                if (gate != null) {
-                    gate.beforeWrite(file);
-                }
-                encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
-                position = storeFile.write(encoder.bytes(), end);
-            } catch (IOException | RuntimeException e) {
-                stored.completeExceptionally(failed(append, firstSeq, waited, e));
-                return;
-            }
-            synchronized (this) {
-                encoded.indexInto(index);
-                end = position;
-            }
-            forcing.written(index.lastSeq(), stored);
-        } finally {
-            queueRoom.release();
-        }
-    }
-
-    private EventStoreException failed(AppendChecks.Append append, long firstSeq, boolean waited, Exception e) {
-        IOException cause = e instanceof IOException io ? io : new IOException(e.toString(), e);
-        forcing.undo(end, cause);
-        String reason = e instanceof IOException ? (e.getMessage() == null ? "an I/O error" : e.getMessage()) : e.toString();
-        synchronized (this) {
-            if (waited && forcing.broken() == null && accepted.lastSeq() == firstSeq - 1 + append.lines()) {
-                accepted.resetToWritten();
-                return new EventStoreException("cannot append to " + file + ": " + reason, e);
-            }
-            forcing.refuse("cannot append to " + file + " at seq " + firstSeq + ": " + reason + "; the steps from seq "
-                    + firstSeq + " to " + accepted.lastSeq() + " had returned to the host but are not stored. The file"
-                    + " ends at seq " + index.lastSeq() + ", after a whole step, and the store takes no more appends:"
-                    + " reopen it to resume from there");
-            return new EventStoreException(forcing.broken(), e);
-        }
-    }
-
-    /** At the end of each of the writer's batches: the group commit. */
-    private void endOfBatch() {
-        forcing.endOfBatch();
     }
 
     /** For tests: what the writer thread does before each append's write. */
@@ -414,8 +306,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     static volatile WriteGate writeGate;
 
     @Override
-    public synchronized CompletableFuture<Void> stored() {
-        return lastAppend.copy();
+    public CompletableFuture<Void> stored() {
+        return appends.stored();
     }
 
     /**
@@ -425,49 +317,27 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      */
     @Override
     public void flush() {
-        try {
-            writer.call(() -> {
-                forcing.forceNow();
-                return null;
-            });
-        } catch (RuntimeException e) {
-            failureReported = true;
-            throw e;
-        }
+        appends.flush();
     }
 
     @Override
     public <T> T pipelined(Supplier<T> step) {
-        return runPipelined(step);
+        return QueuedAppends.pipelined(step);
     }
 
     /** {@link #pipelined} for every store this thread appends to during {@code step}. */
     static <T> T runPipelined(Supplier<T> step) {
-        Boolean before = PIPELINED.get();
-        PIPELINED.set(Boolean.TRUE);
-        try {
-            return step.get();
-        } finally {
-            PIPELINED.set(before);
-        }
+        return QueuedAppends.pipelined(step);
     }
 
     /** Before a read: waits until the appends taken are written, so that a read sees every append that returned. */
     void awaitWritten() {
         synchronized (this) {
-            if (closed || accepted.allWritten()) {
+            if (closed) {
                 return;
             }
         }
-        writer.call(() -> null);
-    }
-
-    private void ensureWritable() {
-        ensureOpen();
-        if (forcing.broken() != null) {
-            failureReported = true;
-            throw new EventStoreException(forcing.broken());
-        }
+        appends.awaitWritten();
     }
 
     private void ensureOpen() {
@@ -507,7 +377,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
             seqBefore = firstSeq - 1;
             lastSequence = next - 1;
             from = firstSeq == fileBaseSeq + 1 ? 0 : index.offsetOf(firstSeq);
-            until = end;
+            until = appends.end();
         }
         Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
                 .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
@@ -530,7 +400,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
             }
             indexed = after >= index.baseSeq();
             from = indexed ? index.offsetOf(after + 1) : 0;
-            until = end;
+            until = appends.end();
         }
         return StoreMessages.of(storeFile.entries(from, indexed ? after : fileBaseSeq, until))
                 .filter(lines -> lines.get(lines.size() - 1).seq() > after)
@@ -541,7 +411,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     @Override
     public synchronized Optional<Long> lastSequenceNumberFor(String aggregateIdentifier) {
         ensureOpen();
-        long next = accepted.nextSequence(aggregateIdentifier);
+        long next = appends.nextSequence(aggregateIdentifier);
         return next == 0 ? Optional.empty() : Optional.of(next - 1);
     }
 
@@ -578,7 +448,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     private synchronized long endSnapshot() {
         ensureOpen();
-        return end;
+        return appends.end();
     }
 
     /**
@@ -596,16 +466,10 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
             }
             closed = true;
         }
-        writer.close(); // outside the lock: the writer takes it to record what it wrote
         try {
-            forcing.close();
+            appends.close(); // outside the lock: the writer takes it to record what it wrote
         } finally {
             storeFile.close();
-        }
-        String broken = forcing.broken();
-        if (broken != null && !failureReported) {
-            failureReported = true;
-            throw new EventStoreException(broken);
         }
     }
 }
