@@ -58,6 +58,11 @@ final class QueuedAppends {
      * {@link JsonlEventStorageEngine#MAX_QUEUED_APPENDS} appends are queued.
      */
     void append(List<? extends EventMessage<?>> events, Runnable ensureOpen) {
+        if (Thread.currentThread() == writer.thread()) {
+            // A step from a future's callback: it would wait for the thread it runs on.
+            throw new IllegalStateException("a step cannot be taken on the store's writer thread (" + writer.thread().getName()
+                    + "): act on a stepAsync future with its ...Async methods and an executor of the host's");
+        }
         boolean waits = fsync == FsyncPolicy.ALWAYS && !PIPELINED.get();
         queueRoom.acquireUninterruptibly(); // before the lock: the writer takes the lock to record its write
         CompletableFuture<Void> stored = new CompletableFuture<>();

@@ -163,6 +163,27 @@ class StepWithoutWaitingTest {
     }
 
     @Test
+    void aStepFromAFuturesCallbackOnTheWriterThreadIsRefusedInsteadOfDeadlocking() throws Exception {
+        Path file = dir.resolve("callback.jsonl");
+        try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)).config(CONFIG).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            hold(file, release);
+            StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
+            List<io.kvledger.domain.command.EngineCommand> next = workload.next();
+            CompletableFuture<StepResult> chained = ledger.stepAsync(workload.next()).thenApply(done -> ledger.step(next));
+            release.countDown();
+            java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> chained.get(10, TimeUnit.SECONDS));
+            boolean refused = false;
+            for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                refused |= t instanceof IllegalStateException && String.valueOf(t.getMessage()).contains("writer thread");
+            }
+            assertTrue(refused, String.valueOf(e.getCause()));
+            ledger.step(next); // from the host's thread it is taken
+        }
+    }
+
+    @Test
     void aFlushWaitsUntilEveryReturnedStepIsWrittenAndForcedUnderInterval() throws Exception {
         Path file = dir.resolve("interval.jsonl");
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofHours(1)));
