@@ -6,11 +6,13 @@ import io.kvledger.application.engine.ExecuteStep;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.application.spi.OpenStore;
+import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.Configuration;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
@@ -26,6 +28,7 @@ final class AxonLedger implements KvLedger {
     private final CommandGateway gateway;
     private final String engineId;
     private final List<StepListener> listeners = new ArrayList<>();
+    private final StoreDurability durability;
     /** Closed last first: the store comes first, so it is closed after everything given to closeWith. */
     private final List<AutoCloseable> resources;
     private final boolean resumed;
@@ -43,6 +46,7 @@ final class AxonLedger implements KvLedger {
             throw e;
         }
         resources.add(0, store);
+        this.durability = store.durability();
         listeners.addAll(store.stepListeners());
         listeners.addAll(builder.listenersValue());
         try {
@@ -75,6 +79,23 @@ final class AxonLedger implements KvLedger {
             listener.onStep(entries.size(), result, elapsed);
         }
         return result;
+    }
+
+    @Override
+    public CompletableFuture<StepResult> stepEntriesAsync(List<StepEntry> entries) {
+        long start = System.nanoTime();
+        StepResult result = durability.pipelined(() -> send(entries));
+        long elapsed = System.nanoTime() - start;
+        CompletableFuture<Void> stored = durability.stored(); // before the listeners: a roll may change the segment
+        for (StepListener listener : listeners) {
+            listener.onStep(entries.size(), result, elapsed);
+        }
+        return stored.thenApply(done -> result);
+    }
+
+    @Override
+    public void flush() {
+        durability.flush();
     }
 
     /** Configures a new engine; false when another process created it first (then it is resumed). */

@@ -10,6 +10,7 @@ import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The embedding API: a host calls {@link #step} once per scheduler step with that step's commands
@@ -37,7 +38,12 @@ public interface KvLedger extends AutoCloseable {
     }
 
     /**
-     * Decides the commands in order, as one step, and stores its events before returning.
+     * Decides the commands in order, as one step, and hands its events to the store. Returns once they
+     * are stored as the store promises a returned step: in memory, in a JDBC transaction committed, in
+     * a file store under {@code fsync always} written and forced. A file store under {@code never} or
+     * {@code interval} writes them after the step returns, on its own thread: the step is decided and
+     * in {@link #state()}, but a process crash before the write loses it ({@link #flush()} waits for
+     * the writes; a write that fails makes the next step, {@code flush()} or {@code close()} throw).
      *
      * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored
      */
@@ -51,6 +57,40 @@ public interface KvLedger extends AutoCloseable {
 
     /** Decides the entries in order, as one step; each entry's line is recorded if it is rejected. */
     StepResult stepEntries(List<StepEntry> entries);
+
+    /**
+     * Decides the commands in order, as one step, before returning (so {@link #state()} and the next
+     * step follow it at once), without waiting for the store: the future completes with the step's
+     * result once its events are stored as {@link #step} would have returned them (under
+     * {@code fsync always}: written and forced, one force for all the steps queued meanwhile; under
+     * {@code never} and {@code interval}: written), or exceptionally when the store fails to, after
+     * which every later step fails too. Futures complete in step order, on the store's thread: run
+     * slow or blocking work with the {@code ...Async} methods of the future.
+     *
+     * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored
+     */
+    default CompletableFuture<StepResult> stepAsync(List<? extends EngineCommand> commands) {
+        List<StepEntry> entries = new ArrayList<>(commands.size());
+        for (EngineCommand command : commands) {
+            entries.add(new StepEntry(0, command));
+        }
+        return stepEntriesAsync(entries);
+    }
+
+    /** {@link #stepAsync} of entries; this default decides and stores the step before returning. */
+    default CompletableFuture<StepResult> stepEntriesAsync(List<StepEntry> entries) {
+        return CompletableFuture.completedFuture(stepEntries(entries));
+    }
+
+    /**
+     * Returns once every step returned so far is written to the store and, unless the store never
+     * forces ({@code fsync never}), forced to the disk. Nothing to do for a store whose steps are
+     * stored when they return.
+     *
+     * @throws RuntimeException when the store failed to write or force a step that had returned
+     */
+    default void flush() {
+    }
 
     /** One command as a step of its own. */
     default StepResult execute(EngineCommand command) {
@@ -70,7 +110,10 @@ public interface KvLedger extends AutoCloseable {
     /** Whether the store already held this engine's events, which the ledger then continued. */
     boolean resumed();
 
-    /** Stops the engine, then closes what the builder was given to close (last given first), then the store. */
+    /**
+     * Stops the engine, then closes what the builder was given to close (last given first), then the
+     * store, which writes (and forces, as its policy says) every step returned before.
+     */
     @Override
     void close();
 

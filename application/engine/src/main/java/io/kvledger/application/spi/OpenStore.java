@@ -39,6 +39,11 @@ public interface OpenStore extends AutoCloseable {
         return List.of();
     }
 
+    /** How the store's appends become durable: {@link StoreDurability#IMMEDIATE} (stored when the append returns) by default. */
+    default StoreDurability durability() {
+        return StoreDurability.IMMEDIATE;
+    }
+
     /** Releases the store (flushes, unlocks, closes connections); must not throw for a store already closed. */
     @Override
     void close();
@@ -50,7 +55,14 @@ public interface OpenStore extends AutoCloseable {
 
     /** As {@link #of(EventStorageEngine, AutoCloseable)}, with listeners the store needs told of every step. */
     static OpenStore of(EventStorageEngine engine, AutoCloseable closer, List<StepListener> listeners) {
+        return of(engine, closer, listeners, StoreDurability.IMMEDIATE);
+    }
+
+    /** As {@link #of(EventStorageEngine, AutoCloseable, List)}, for a store that writes behind the step ({@code durability}). */
+    static OpenStore of(EventStorageEngine engine, AutoCloseable closer, List<StepListener> listeners,
+                        StoreDurability durability) {
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(durability, "durability");
         Objects.requireNonNull(closer, "closer");
         List<StepListener> stepListeners = List.copyOf(listeners);
         return new OpenStore() {
@@ -62,6 +74,11 @@ public interface OpenStore extends AutoCloseable {
             @Override
             public List<StepListener> stepListeners() {
                 return stepListeners;
+            }
+
+            @Override
+            public StoreDurability durability() {
+                return durability;
             }
 
             @Override

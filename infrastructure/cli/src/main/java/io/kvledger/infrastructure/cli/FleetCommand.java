@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,11 +56,26 @@ final class FleetCommand implements Runnable {
         @Option(names = "--segments", defaultValue = "4", description = "Segments of a new view. Default: ${DEFAULT-VALUE}.")
         int segments;
 
+        @Option(names = "--batch-size", defaultValue = "100",
+                description = "Most messages (engine steps) applied per transaction. Default: ${DEFAULT-VALUE}.")
+        int batchSize;
+
+        @Option(names = "--no-audit", description = "Build the view without the continuous audit (to measure what it costs).")
+        boolean noAudit;
+
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws InterruptedException {
+            if (segments < 1 || batchSize < 1) {
+                throw new ParameterException(spec.commandLine(), (segments < 1 ? "--segments" : "--batch-size")
+                        + " must be at least 1, was " + Math.min(segments, batchSize));
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             PostgresStore shared = PostgresStore.open(store.url, 6);
-            FleetNode node = FleetNode.start(shared, store.view, nodeId, segments);
+            FleetNode.Settings settings = FleetNode.Settings.of(segments).withBatchSize(batchSize);
+            FleetNode node = FleetNode.start(shared, store.view, nodeId, noAudit ? settings.withoutAudit() : settings);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 node.close();
                 shared.close();

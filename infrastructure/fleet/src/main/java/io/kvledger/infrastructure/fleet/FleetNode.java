@@ -15,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 import org.axonframework.config.Configuration;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.DefaultConfigurer;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.PostgresTokenTableFactory;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 
 /**
  * One processing node of the fleet: Axon's {@link PooledStreamingEventProcessor} over the shared event
@@ -32,9 +34,39 @@ import org.axonframework.eventhandling.tokenstore.jdbc.PostgresTokenTableFactory
  */
 public final class FleetNode implements AutoCloseable {
 
+    /**
+     * How a node processes its view: its segments (of a new view), the most messages (steps) per batch,
+     * one transaction each, and whether it runs the continuous audit (the default; without it the view's
+     * violations stay empty, which shows what the audit costs).
+     */
+    public record Settings(int segments, int batchSize, boolean audit) {
+
+        public static final int DEFAULT_BATCH_SIZE = 100;
+
+        public Settings {
+            if (segments < 1 || batchSize < 1) {
+                throw new IllegalArgumentException("segments and batch size must be at least 1, were " + segments + ", " + batchSize);
+            }
+        }
+
+        public static Settings of(int segments) {
+            return new Settings(segments, DEFAULT_BATCH_SIZE, true);
+        }
+
+        public Settings withBatchSize(int messages) {
+            return new Settings(segments, messages, audit);
+        }
+
+        public Settings withoutAudit() {
+            return new Settings(segments, batchSize, false);
+        }
+    }
+
     /** How long a claim of a node that stopped heartbeating stands before another node may take it. */
     public static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(4);
     private static final Duration HEARTBEAT = Duration.ofMillis(500);
+    /** How long the node waits before asking the store again once it has read every event. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private final PostgresStore store;
     private final FleetSchema schema;
@@ -43,28 +75,36 @@ public final class FleetNode implements AutoCloseable {
     private final Configuration axon;
     private final ScheduledExecutorService balancer;
 
-    private FleetNode(PostgresStore store, String view, String nodeId, int segments) {
+    private FleetNode(PostgresStore store, String view, String nodeId, Settings settings) {
         this.store = store;
         this.schema = new FleetSchema(view);
         this.nodeId = nodeId;
-        this.segments = segments;
+        this.segments = settings.segments();
         schema.create(store);
         createNodeTable();
         JdbcTokenStore tokens = JdbcTokenStore.builder().connectionProvider(store.transactions())
                 .serializer(store.serializer()).nodeId(nodeId).claimTimeout(CLAIM_TIMEOUT).contentType(byte[].class).build();
         store.transactions().executeInTransaction(() -> tokens.createSchema(PostgresTokenTableFactory.INSTANCE));
-        FleetProjections projections = new FleetProjections(store, schema);
+        FleetProjections projections = new FleetProjections(store, schema, settings.audit());
         Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
                 .configureSerializer(c -> store.serializer())
                 .configureMessageSerializer(c -> store.serializer())
                 .configureEventSerializer(c -> store.serializer())
                 .configureTransactionManager(c -> store.transactions())
-                .configureEmbeddedEventStore(c -> store.engine());
+                // The engines append through other processes, so nothing tells this store of new events: it
+                // polls. Axon's default waits a second after finding none, which alone would be a second's lag.
+                // One processor reads it, so no shared producer: its cache would hold 10,000 steps (about 6 M
+                // events, deserialized once read) and every young collection would copy them.
+                .configureEventStore(c -> EmbeddedEventStore.builder().storageEngine(store.engine())
+                        .fetchDelay(POLL.toMillis()).optimizeEventConsumption(false).build());
         configurer.eventProcessing(processing -> processing
                 .registerTokenStore(view, c -> tokens)
+                // A handler's exception fails its batch (rolled back, retried), never skips the message:
+                // Axon's default would log it and go on, committing the token past a hole.
+                .registerListenerInvocationErrorHandler(view, c -> PropagatingErrorHandler.instance())
                 .registerPooledStreamingEventProcessor(view, Configuration::eventStore, (c, builder) -> builder
                         .initialSegmentCount(segments)
-                        .batchSize(100)
+                        .batchSize(settings.batchSize())
                         .tokenClaimInterval(250)
                         .claimExtensionThreshold(1000)
                         .enableCoordinatorClaimExtension())
@@ -82,7 +122,11 @@ public final class FleetNode implements AutoCloseable {
 
     /** Starts a node of view {@code view} (its processor's and tables' name) with {@code segments} segments. */
     public static FleetNode start(PostgresStore store, String view, String nodeId, int segments) {
-        return new FleetNode(store, view, nodeId, segments);
+        return start(store, view, nodeId, Settings.of(segments));
+    }
+
+    public static FleetNode start(PostgresStore store, String view, String nodeId, Settings settings) {
+        return new FleetNode(store, view, nodeId, settings);
     }
 
     /** The segments this node processes now. */

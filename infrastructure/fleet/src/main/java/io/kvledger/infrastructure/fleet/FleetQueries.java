@@ -113,8 +113,26 @@ public final class FleetQueries {
         return again;
     }
 
-    /** Whether the view has seen every stored event. */
+    /**
+     * Per engine the view is behind on, the stored messages (steps) it has not applied yet. Compares
+     * sequence numbers, not events, so no payload is read: cheap enough to poll while engines write.
+     */
+    public Map<String, Long> messagesBehind() throws SQLException {
+        Map<String, Long> behind = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT s.aggregateidentifier, s.last - coalesce(e.last_message, -1) FROM (SELECT aggregateidentifier,"
+                        + " max(sequencenumber) AS last FROM domainevententry GROUP BY aggregateidentifier) s LEFT JOIN "
+                        + schema.engine() + " e ON e.engine_id = s.aggregateidentifier WHERE coalesce(e.last_message, -1) <> s.last");
+             ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                behind.put(r.getString(1), r.getLong(2));
+            }
+        }
+        return behind;
+    }
+
+    /** Whether the view has applied every stored message (each exactly once: see {@link #progress()} for events). */
     public boolean caughtUp() throws SQLException {
-        return progress().stream().allMatch(p -> p.stored() == p.seen());
+        return messagesBehind().isEmpty();
     }
 }

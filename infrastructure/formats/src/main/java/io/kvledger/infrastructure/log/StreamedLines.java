@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.EventTypes;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.List;
  * else (a malformed line, a foreign field order, an extra field, an envelope, the first line) it says
  * {@code null} and the tree path reads the line, giving today's event or today's message. So this path
  * never accepts a line the tree path refuses, and never reads one differently (shown by
- * {@code StreamedLinesTest}).
+ * {@code StreamedLinesTest}). {@link StreamedEventArray} reads a stored step's events with the same
+ * {@link #readRest}.
  */
 final class StreamedLines {
 
@@ -51,7 +53,7 @@ final class StreamedLines {
      * @param lastSeq the seq of the line before; the line's seq must exceed it
      */
     LogEntry read(long line, byte[] bytes, int offset, int length, long lastSeq) {
-        try (JsonParser parser = FACTORY.createParser(bytes, offset, length)) {
+        try (JsonParser parser = parser(bytes, offset, length)) {
             return read(line, parser, bytes, offset, length, lastSeq);
         } catch (IOException | RuntimeException e) {
             return null; // the tree path will say what is wrong, in its words
@@ -72,23 +74,40 @@ final class StreamedLines {
                 || parser.nextToken() != JsonToken.VALUE_STRING) {
             return null;
         }
+        EngineEvent event = readRest(parser);
+        if (event == null || parser.nextToken() != null) {
+            return null;
+        }
+        return LogEntry.ofText(line, seq, EventTypes.nameOf(event), event, Arrays.copyOfRange(bytes, offset, offset + length));
+    }
+
+    /**
+     * The event whose object the parser is in, on the value of its {@code type}: its required fields, then
+     * the object's end. {@code null} when this path is not sure of it (an unknown type keeps its whole
+     * line; a missing, extra, repeated or ill-shaped field), with the parser left anywhere.
+     */
+    EngineEvent readRest(JsonParser parser) throws IOException {
         Layout layout = layout(parser);
         if (layout == null) {
-            return null; // an unknown type keeps its whole line
+            return null;
         }
-        String type = layout.type();
         fields.start(layout.required());
+        JsonToken token;
         for (token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
             int index = fields.indexOf(parser.currentName());
             if (index < 0 || fields.seen(index) || !fields.read(index, parser, parser.nextToken())) {
                 return null;
             }
         }
-        if (token != JsonToken.END_OBJECT || parser.nextToken() != null || !fields.complete()) {
+        if (token != JsonToken.END_OBJECT || !fields.complete()) {
             return null;
         }
-        EngineEvent event = EventDecoders.decode(type, fields);
-        return LogEntry.ofText(line, seq, type, event, Arrays.copyOfRange(bytes, offset, offset + length));
+        return EventDecoders.decode(layout.type(), fields);
+    }
+
+    /** A parser of these bytes with this path's settings. */
+    static JsonParser parser(byte[] bytes, int offset, int length) throws IOException {
+        return FACTORY.createParser(bytes, offset, length);
     }
 
     /** The layout of the type the parser is on, or {@code null} for a type this path does not read. */

@@ -20,11 +20,18 @@ final class AppendChecks {
     record Append(List<DomainEventMessage<?>> messages, List<List<EngineEvent>> contents, int lines) {
     }
 
+    /** Where the store stands: the seq of its last line and each aggregate's next sequence number. */
+    interface Sequences {
+        long lastSeq();
+
+        long nextSequence(String aggregateId);
+    }
+
     private AppendChecks() {
     }
 
     /** Validates the whole append before any byte of it is written: only an engine's events, in sequence. */
-    static Append check(List<? extends EventMessage<?>> messages, StoreIndex index) {
+    static Append check(List<? extends EventMessage<?>> messages, Sequences index) {
         List<DomainEventMessage<?>> storable = new ArrayList<>(messages.size());
         List<List<EngineEvent>> contents = new ArrayList<>(messages.size());
         Map<String, Long> next = new HashMap<>();

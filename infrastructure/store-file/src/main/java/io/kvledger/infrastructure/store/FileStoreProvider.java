@@ -4,6 +4,7 @@ import io.kvledger.application.spi.LedgerStoreProvider;
 import io.kvledger.application.spi.OpenStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,10 +46,10 @@ public final class FileStoreProvider implements LedgerStoreProvider {
         if (isDirectory(location)) {
             SegmentedEventStorageEngine store = SegmentedEventStorageEngine.open(path(location), fsync(location),
                     segmentPolicy(location));
-            return OpenStore.of(store, store, store.snapshotListener());
+            return OpenStore.of(store, store, List.of(store.snapshotListener()), store);
         }
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(path(location), fsync(location));
-        return OpenStore.of(store, store, store.snapshotListener());
+        return OpenStore.of(store, store, List.of(store.snapshotListener()), store);
     }
 
     static String location(Path file, FsyncPolicy fsync) {

@@ -5,6 +5,7 @@ import io.kvledger.application.LedgerStore;
 import io.kvledger.application.spi.OpenStore;
 import io.kvledger.domain.config.EngineConfig;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Ledgers whose events live in a JSON Lines store file. The ledger owns the store: closing the ledger
@@ -50,12 +51,12 @@ public final class FileStores {
      */
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
         return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.file(), store.fsyncPolicy()),
-                () -> OpenStore.of(store, store, store.snapshotListener())));
+                () -> OpenStore.of(store, store, List.of(store.snapshotListener()), store)));
     }
 
     /** As {@link #builder(JsonlEventStorageEngine)}, over a store directory. */
     public static KvLedger.Builder builder(SegmentedEventStorageEngine store) {
         return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.directory(),
-                store.fsyncPolicy(), SegmentPolicy.DEFAULTS), () -> OpenStore.of(store, store, store.snapshotListener())));
+                store.fsyncPolicy(), SegmentPolicy.DEFAULTS), () -> OpenStore.of(store, store, List.of(store.snapshotListener()), store)));
     }
 }

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.StepListener;
+import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
@@ -28,9 +31,13 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *
  * <ul>
  *   <li>An append is checked on the calling thread, then encoded and written as one write at the end
- *       of the file on the store's writer thread ({@link StoreWriter}); it returns once the operating
- *       system has all of it, forced to the disk as the {@link FsyncPolicy} says. Axon appends once
- *       per unit of work, so a step is one write. There is no later rollback.</li>
+ *       of the file on the store's writer thread ({@link StoreWriter}). Under {@code fsync always} it
+ *       returns once written and forced (forces are shared by the appends queued together); under
+ *       {@code never} and {@code interval} it returns once queued, before it is written
+ *       ({@link #stored()}, {@link #flush()} wait for it). Axon appends once per unit of work, so a
+ *       step is one write. A write that fails after its append returned leaves the file ending at
+ *       the last whole append written, and the store refuses every later append (and its close
+ *       throws) until it is reopened.</li>
  *   <li>An event whose aggregate sequence number is not the aggregate's next is refused, as Axon's
  *       own engines refuse a duplicate key: {@code AggregateStreamCreationException} for a second
  *       first event, {@code ConcurrencyException} otherwise. Nothing of that append is written.</li>
@@ -45,23 +52,25 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
  */
-public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCloseable {
+public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
+
+    /**
+     * The most appends queued for the writer and not written yet; one more waits for the oldest. It
+     * bounds the memory a host that outruns the disk takes, and what a process crash can lose under
+     * {@code never} and {@code interval}.
+     */
+    public static final int MAX_QUEUED_APPENDS = 64;
 
     private final Path file;
     private final StoreFile storeFile;
     private final FsyncPolicy fsync;
     private final RecoveryReport recovery;
     private final StoreIndex index;
-    private final StoreWriter writer;
-    // Written on the writer thread only (while the appending thread waits), read after it finishes.
-    private final StoreLineEncoder encoder = new StoreLineEncoder();
-    private long end;
-    private final StoreForcing forcing;
+    private final QueuedAppends appends;
     private boolean closed;
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
     private final boolean openedFromSnapshot;
-    private String lastAggregate;
     // The seq before the file's first line: 0, or a segment's base seq (its first line is baseSeq + 1).
     private final long fileBaseSeq;
     private final long fileBaseSequenceNumber;
@@ -81,13 +90,11 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
-        this.end = scan.end();
-        this.writer = new StoreWriter("kvledger-store-writer " + file.getFileName());
-        this.forcing = new StoreForcing(storeFile, fsync, writer, index.lastSeq());
+        this.appends = new QueuedAppends(this, storeFile, fsync, index, scan.end(),
+                snapshot.snapshot() == null ? null : snapshot.snapshot().engineId());
         this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
         this.openedFromSnapshot = snapshot.snapshot() != null;
-        this.lastAggregate = snapshot.snapshot() == null ? null : snapshot.snapshot().engineId();
     }
 
     /**
@@ -140,20 +147,36 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     /** The bytes of whole appends in the file. */
     synchronized long endOffset() {
-        return end;
+        return appends.end();
+    }
+
+    /**
+     * The bytes of whole appends once those queued are written too: exact when none is queued, else
+     * estimated from the bytes per line written so far (a segment rolls on it without waiting for the writer).
+     */
+    synchronized long takenBytes() {
+        long end = appends.end();
+        long queuedLines = appends.lastSeq() - index.lastSeq();
+        if (queuedLines == 0) {
+            return end;
+        }
+        long writtenLines = index.lastSeq() - fileBaseSeq;
+        long perLine = writtenLines > 0 && end > 0 ? Math.max(1, end / writtenLines) : 128;
+        return end + queuedLines * perLine;
     }
 
     /** Where the state after the last append stands (for a segment's roll); {@code null} when nothing is stored. */
     synchronized StoreSnapshots.Point lastPoint() {
+        String lastAggregate = appends.lastAggregate();
         if (lastAggregate == null || index.lastSeq() == 0) {
             return null;
         }
-        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), end);
+        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), appends.end());
     }
 
     /** The file's last line (newline excluded), which a roll's next segment records the CRC of. */
     synchronized byte[] lastLine() throws IOException {
-        return SnapshotFile.lineEndingAt(storeFile.channel(), end);
+        return SnapshotFile.lineEndingAt(storeFile.channel(), appends.end());
     }
 
     /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
@@ -182,18 +205,34 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return StoreSnapshots.listener(this);
     }
 
-    /** The state after the last append (on the appending thread): snapshotted when one is due. */
+    /**
+     * The state after the last append (on the appending thread): when a snapshot is due, the writer
+     * thread writes it once the appends before it are written.
+     */
     synchronized void offerState(EngineState state) {
-        SnapshotFile.Snapshot written = snapshots.latest();
-        if (written != null) {
-            index.rebase(written.seq()); // what the written snapshot covers is read from the file's start if ever
-        }
-        long seq = index.lastSeq();
-        if (closed || forcing.broken() != null || lastAggregate == null || !snapshots.due(seq)) {
+        long seq = appends.lastSeq();
+        String engineId = appends.lastAggregate();
+        if (closed || appends.broken() != null || engineId == null || !snapshots.due(seq)) {
             return;
         }
-        StoreSnapshots.Point point = new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, seq, end);
-        writer.submit(snapshots.take(storeFile, point, state));
+        snapshots.taking(seq);
+        appends.submit(() -> snapshotAfter(seq, engineId, state));
+    }
+
+    /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
+    private void snapshotAfter(long seq, String engineId, EngineState state) {
+        StoreSnapshots.Point point;
+        synchronized (this) {
+            if (appends.broken() != null || index.lastSeq() != seq) {
+                return;
+            }
+            point = new StoreSnapshots.Point(engineId, index.nextSequence(engineId) - 1, seq, appends.end());
+        }
+        if (snapshots.write(storeFile, point, state)) {
+            synchronized (this) {
+                index.rebase(seq); // what the snapshot covers is read from the file's start if ever
+            }
+        }
     }
 
     /** What opening cut from the end of the file; {@link RecoveryReport#CLEAN} when nothing. */
@@ -210,67 +249,95 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         return fsync;
     }
 
-    /** The seq of the last event stored (0 when empty): an append that has returned is at or below it. */
+    /** The seq of the last event appended (0 when empty): every append that has returned is at or below it, written or queued. */
     public synchronized long lastSeq() {
+        return appends.lastSeq();
+    }
+
+    /**
+     * The seq of the last event written to the file: every event at or below it survives a process
+     * crash. Under {@code always} it is {@link #lastSeq()} whenever an append has returned; under
+     * {@code never} and {@code interval} it follows {@link #lastSeq()} as the writer thread catches up.
+     */
+    public synchronized long writtenSeq() {
         return index.lastSeq();
+    }
+
+    /** How many times the file was forced to the disk since the store opened: fewer than the appends when forces are shared. */
+    public long forces() {
+        return appends.forces();
     }
 
     /**
      * The seq up to which this store has forced the file to the disk: every event at or below it
      * survives a machine crash. Under {@code always} it is {@link #lastSeq()} whenever an append has
-     * returned; under {@code interval:MS} it catches up at most MS (plus the force) after an append;
+     * returned (unless {@link #pipelined}); under {@code interval:MS} it catches up at most MS (plus the force) after an append;
      * under {@code never} it stays 0.
      */
     public long forcedSeq() {
-        return forcing.forcedSeq();
+        return appends.forcedSeq();
     }
 
     /** The thread that encodes, writes and forces appends (for measuring its CPU time). */
     public Thread writerThread() {
-        return writer.thread();
+        return appends.writerThread();
     }
 
     /**
-     * Checks the append here, then has the writer thread encode, write and force it, and returns once
-     * that is done: the calling (scheduler) thread spends no CPU on encoding or writing.
+     * Checks the append here and queues it for the writer thread, which encodes, writes and forces it:
+     * the calling (scheduler) thread spends no CPU on encoding or writing. Under {@code always} (unless
+     * {@link #pipelined}) it returns once the append is written and forced; else once queued. Waits
+     * while {@link #MAX_QUEUED_APPENDS} appends are queued.
      */
     @Override
     public void appendEvents(List<? extends EventMessage<?>> events) {
-        if (events.isEmpty()) {
-            return;
+        if (!events.isEmpty()) {
+            appends.append(events, this::ensureOpen);
         }
+    }
+
+    /** For tests: what the writer thread does before each append's write. */
+    interface WriteGate {
+        /** Holds the writer as long as it likes, or fails the write of an append to {@code file}. */
+        void beforeWrite(Path file) throws IOException;
+    }
+
+    /** For tests only (package-private): holds or fails the writer threads of every store while set. */
+    static volatile WriteGate writeGate;
+
+    @Override
+    public CompletableFuture<Void> stored() {
+        return appends.stored();
+    }
+
+    /**
+     * Returns once every append made so far is written and, unless the policy is {@code never}, forced.
+     *
+     * @throws EventStoreException when the store failed to write or force one of them
+     */
+    @Override
+    public void flush() {
+        appends.flush();
+    }
+
+    @Override
+    public <T> T pipelined(Supplier<T> step) {
+        return QueuedAppends.pipelined(step);
+    }
+
+    /** {@link #pipelined} for every store this thread appends to during {@code step}. */
+    static <T> T runPipelined(Supplier<T> step) {
+        return QueuedAppends.pipelined(step);
+    }
+
+    /** Before a read: waits until the appends taken are written, so that a read sees every append that returned. */
+    void awaitWritten() {
         synchronized (this) {
-            ensureWritable();
-            AppendChecks.Append append = AppendChecks.check(events, index);
-            lastAggregate = append.messages().get(append.messages().size() - 1).getAggregateIdentifier();
-            writer.call(() -> {
-                write(append);
-                return null;
-            });
+            if (closed) {
+                return;
+            }
         }
-    }
-
-    /** On the writer thread: one line per domain event, a step's message spanning as many lines as it has events. */
-    private void write(AppendChecks.Append append) {
-        EncodedAppend encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
-        long position;
-        try {
-            position = storeFile.write(encoder.bytes(), end);
-        } catch (IOException e) {
-            forcing.undo(end, e);
-            throw new EventStoreException("cannot append to " + file + ": "
-                    + (e.getMessage() == null ? "an I/O error" : e.getMessage()), e);
-        }
-        encoded.indexInto(index);
-        end = position;
-        forcing.written(index.lastSeq());
-    }
-
-    private void ensureWritable() {
-        ensureOpen();
-        if (forcing.broken() != null) {
-            throw new EventStoreException(forcing.broken());
-        }
+        appends.awaitWritten();
     }
 
     private void ensureOpen() {
@@ -298,6 +365,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         long from;
         long until;
         long first = Math.max(0, firstSequenceNumber);
+        awaitWritten();
         synchronized (this) {
             ensureOpen();
             long next = index.nextSequence(aggregateIdentifier);
@@ -309,7 +377,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             seqBefore = firstSeq - 1;
             lastSequence = next - 1;
             from = firstSeq == fileBaseSeq + 1 ? 0 : index.offsetOf(firstSeq);
-            until = end;
+            until = appends.end();
         }
         Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
                 .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
@@ -324,6 +392,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
         long from;
         long until;
         boolean indexed;
+        awaitWritten();
         synchronized (this) {
             ensureOpen();
             if (after >= index.lastSeq()) {
@@ -331,35 +400,43 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
             }
             indexed = after >= index.baseSeq();
             from = indexed ? index.offsetOf(after + 1) : 0;
-            until = end;
+            until = appends.end();
         }
         return StoreMessages.of(storeFile.entries(from, indexed ? after : fileBaseSeq, until))
                 .filter(lines -> lines.get(lines.size() - 1).seq() > after)
                 .map(StoreLines::trackedMessage);
     }
 
+    /** The last sequence number taken, written or still queued: what the aggregate's next append follows. */
     @Override
     public synchronized Optional<Long> lastSequenceNumberFor(String aggregateIdentifier) {
         ensureOpen();
-        long next = index.nextSequence(aggregateIdentifier);
+        long next = appends.nextSequence(aggregateIdentifier);
         return next == 0 ? Optional.empty() : Optional.of(next - 1);
     }
 
     /** Before the first line ({@code null} while the store is empty, as Axon's in-memory engine does). */
     @Override
-    public synchronized TrackingToken createTailToken() {
-        return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(0);
+    public TrackingToken createTailToken() {
+        awaitWritten();
+        synchronized (this) {
+            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(0);
+        }
     }
 
     /** At the last line: reading from it yields only what is appended later. */
     @Override
-    public synchronized TrackingToken createHeadToken() {
-        return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(index.lastSeq());
+    public TrackingToken createHeadToken() {
+        awaitWritten();
+        synchronized (this) {
+            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(index.lastSeq());
+        }
     }
 
     /** Just before the first event recorded at or after {@code dateTime}; the head when none. Reads the whole file. */
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
+        awaitWritten();
         try (Stream<LogEntry> all = storeFile.entries(0, fileBaseSeq, endSnapshot())) {
             // Only a message's first line has the envelope, so the first line found begins a message.
             return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
@@ -371,19 +448,26 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, AutoCl
 
     private synchronized long endSnapshot() {
         ensureOpen();
-        return end;
+        return appends.end();
     }
 
-    /** Lets the writer finish, forces what is not forced yet when the policy says so, and releases the file. */
+    /**
+     * Lets the writer write what is queued, forces what is not forced yet when the policy says so, and
+     * releases the file.
+     *
+     * @throws EventStoreException when a write failed after its append had returned and no append or
+     *                             flush has reported it yet: steps the host was told of are not stored
+     */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
         }
-        closed = true;
-        writer.close();
         try {
-            forcing.close();
+            appends.close(); // outside the lock: the writer takes it to record what it wrote
         } finally {
             storeFile.close();
         }

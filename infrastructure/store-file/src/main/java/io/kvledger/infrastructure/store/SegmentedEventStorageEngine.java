@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.StepListener;
+import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.state.EngineState;
 import java.io.IOException;
@@ -9,9 +10,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
@@ -36,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Rolling needs the state, so only a ledger built with the store's listener (the {@code file:}
  * provider and {@link FileStores} do that) rolls; the store is one growing segment otherwise.
  */
-public final class SegmentedEventStorageEngine implements EventStorageEngine, AutoCloseable {
+public final class SegmentedEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentedEventStorageEngine.class);
 
@@ -126,8 +129,14 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
         return rolls;
     }
 
+    /** The seq of the last event appended, written or queued. */
     public synchronized long lastSeq() {
         return current.lastSeq();
+    }
+
+    /** The seq of the last event written (see {@link JsonlEventStorageEngine#writtenSeq()}). */
+    public synchronized long writtenSeq() {
+        return current.writtenSeq();
     }
 
     /** What opening the newest segment cut from its end. */
@@ -154,7 +163,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
             return;
         }
         current.offerState(state);
-        boolean full = current.endOffset() >= policy.segmentBytes();
+        boolean full = current.takenBytes() >= policy.segmentBytes();
         boolean old = policy.segmentAge() != null && System.nanoTime() - currentStarted >= policy.segmentAge().toNanos();
         if ((full || old) && current.lastSeq() > current.fileBaseSeq()) {
             roll(state);
@@ -163,8 +172,12 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
 
     /** Closes the current segment and begins the next after its last line: base first, then the file. */
     private void roll(EngineState state) {
+        if (current.takenBytes() < rollRetryAt) {
+            return;
+        }
+        current.awaitWritten(); // the base is the state after the last append taken: it must be the file's last line
         StoreSnapshots.Point point = current.lastPoint();
-        if (point == null || current.endOffset() < rollRetryAt) {
+        if (point == null) {
             return;
         }
         Path next = directory.resolve(SegmentFiles.nameOf(point.seq() + 1));
@@ -272,6 +285,29 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
         }
     }
 
+    /** The current segment's: a roll closes a segment only once its appends are written and forced as the policy says. */
+    @Override
+    public synchronized CompletableFuture<Void> stored() {
+        return current.stored();
+    }
+
+    @Override
+    public void flush() {
+        JsonlEventStorageEngine target;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            target = current;
+        }
+        target.flush();
+    }
+
+    @Override
+    public <T> T pipelined(Supplier<T> step) {
+        return JsonlEventStorageEngine.runPipelined(step);
+    }
+
     @Override
     public void storeSnapshot(DomainEventMessage<?> snapshot) {
         // As the segment's: the store takes its own snapshots.
@@ -364,8 +400,15 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, Au
                 return;
             }
             closed = true;
-            current.close();
         }
+        try {
+            current.close();
+        } finally {
+            awaitBackgroundOnClose();
+        }
+    }
+
+    private void awaitBackgroundOnClose() {
         background.shutdown();
         try {
             if (!background.awaitTermination(1, TimeUnit.MINUTES)) {

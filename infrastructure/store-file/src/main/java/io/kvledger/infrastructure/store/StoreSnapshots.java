@@ -62,19 +62,23 @@ final class StoreSnapshots {
         return every > 0 && seq - lastSeq >= every;
     }
 
-    /** Marks a snapshot at {@code point} as taken (on the scheduler thread) and returns the writer's task for it. */
-    Runnable take(StoreFile file, Point point, EngineState state) {
-        lastSeq = point.seq();
+    /** Marks a snapshot after line {@code seq} as taken (on the scheduler thread); the writer thread writes it. */
+    void taking(long seq) {
+        lastSeq = seq;
+    }
+
+    /** On the writer thread: writes the snapshot of {@code state} at {@code point}; false (and a warning) when it cannot. */
+    boolean write(StoreFile file, Point point, EngineState state) {
         SnapshotFile.Snapshot snapshot = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
                 point.offset(), state);
-        return () -> {
-            try {
-                SnapshotFile.write(store, file.channel(), snapshot, durable);
-                latest = snapshot;
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("{}: cannot write a snapshot at seq {}: {}", store, point.seq(), e.toString());
-            }
-        };
+        try {
+            SnapshotFile.write(store, file.channel(), snapshot, durable);
+            latest = snapshot;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("{}: cannot write a snapshot at seq {}: {}", store, point.seq(), e.toString());
+            return false;
+        }
     }
 
     /** A listener for the facade's builder that offers each step's state to {@code engine}. */

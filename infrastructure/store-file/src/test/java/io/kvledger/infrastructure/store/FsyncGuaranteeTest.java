@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a returned append promises under each fsync policy (README, "The embedded store"): written to
- * the operating system always, so another handle reads it at once; forced to disk before returning
- * under {@code always}; forced within the period, with no further append, under {@code interval:MS};
+ * What a returned append promises under each fsync policy (docs/embedded-store.md): under
+ * {@code always} written and forced before returning, so another handle reads it at once; under
+ * {@code interval:MS} and {@code never} queued, written by the writer thread after it returns (a
+ * flush waits for that), forced within the period with no further append under {@code interval},
  * never forced under {@code never}. And the append is done on the store's writer thread.
  */
 class FsyncGuaranteeTest {
@@ -46,6 +47,8 @@ class FsyncGuaranteeTest {
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofMillis(50)))) {
             store.appendEvents(event("engine", 0));
             store.appendEvents(event("engine", 1)); // within the period of the first: written, not forced yet
+            assertEquals(2, store.lastSeq());
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.writtenSeq() == 2);
             assertEquals(2, readableSeq(file));
             await().atMost(Duration.ofSeconds(10)).until(() -> store.forcedSeq() == 2);
         }
@@ -57,9 +60,12 @@ class FsyncGuaranteeTest {
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
             for (int sequence = 0; sequence < 5; sequence++) {
                 store.appendEvents(event("engine", sequence));
+                store.flush();
+                assertEquals(store.lastSeq(), store.writtenSeq());
                 assertEquals(store.lastSeq(), readableSeq(file));
             }
-            assertEquals(0, store.forcedSeq());
+            assertEquals(0, store.forcedSeq(), "a flush under never writes, it does not force");
+            assertEquals(0, store.forces());
         }
     }
 
@@ -86,6 +92,17 @@ class FsyncGuaranteeTest {
             assertEquals(2, store.forcedSeq());
         }
         assertEquals(2, readableSeq(file));
+    }
+
+    @Test
+    void underIntervalAFlushWritesAndForcesWithoutWaitingForThePeriod() throws Exception {
+        Path file = dir.resolve("interval-flush.jsonl");
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofHours(1)))) {
+            store.appendEvents(event("engine", 0));
+            store.flush();
+            assertEquals(1, store.forcedSeq());
+            assertEquals(1, readableSeq(file));
+        }
     }
 
     /** The seq of the last line a fresh handle on the file reads. */

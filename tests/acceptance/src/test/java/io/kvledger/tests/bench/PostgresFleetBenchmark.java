@@ -2,23 +2,35 @@ package io.kvledger.tests.bench;
 
 import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.audit.Auditor;
+import io.kvledger.application.engine.StepEvents;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.fleet.FleetNode;
 import io.kvledger.infrastructure.fleet.FleetQueries;
 import io.kvledger.infrastructure.store.jdbc.LocalPostgres;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The decode workload appended to PostgreSQL through the facade (each step one transaction): one engine,
- * then four at once, then four with two processing nodes following them and the projection lag at the
- * end. Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ * then four at once; then one processing node building a view from the full store (its apply rate; again
+ * without the audit, the ceiling of everything around it),
+ * two nodes doing the same, and four engines writing flat out with the two nodes following them (with
+ * the audit, then without), how far behind they are while the engines write and the lag at the end.
+ * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
  * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
@@ -47,33 +59,123 @@ public final class PostgresFleetBenchmark {
             Rate four = append(store, List.of("four-0", "four-1", "four-2", "four-3"), steps);
             System.out.printf("four engines at once: %,d steps, %,d domain events in %.2f s: %,.0f events/s, %d conflicts%n",
                     four.steps, four.events, four.seconds, four.events / four.seconds, four.conflicts);
-            try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
-                 FleetNode nodeA = FleetNode.start(a, "bench", "node-a", 4);
-                 FleetNode nodeB = FleetNode.start(b, "bench", "node-b", 4)) {
-                FleetQueries view = new FleetQueries(store, "bench");
-                long catchUp = System.nanoTime();
-                while (!view.caughtUp()) {
-                    Thread.sleep(200);
-                }
-                System.out.printf("two nodes caught up with the %,d stored events in %.2f s%n",
-                        view.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum(),
-                        (System.nanoTime() - catchUp) / 1e9);
-                Rate followed = append(store, List.of("fleet-0", "fleet-1", "fleet-2", "fleet-3"), steps);
-                long end = System.nanoTime();
-                long behind = view.progress().stream().mapToLong(p -> p.stored() - p.seen()).sum();
-                while (!view.caughtUp()) {
-                    Thread.sleep(20);
-                }
-                System.out.printf("four engines with two nodes following: %,.0f events/s appended; at the end %,d events"
-                        + " behind, caught up %.3f s after the last append (segments %s / %s)%n",
-                        followed.events / followed.seconds, behind, (System.nanoTime() - end) / 1e9,
-                        nodeA.claimedSegments(), nodeB.claimedSegments());
-            }
+            auditAlone(store, "four-0");
+            catchUp(url, store, "solo", own -> FleetNode.start(own, "solo", "node-solo", 4));
+            catchUp(url, store, "unaudited", own -> FleetNode.start(own, "unaudited", "node-unaudited",
+                    FleetNode.Settings.of(4).withoutAudit()));
+            follow(url, store, "bench", FleetNode.Settings.of(4), "fleet", steps);
+            follow(url, store, "free", FleetNode.Settings.of(4).withoutAudit(), "free", steps);
         } finally {
             if (server != null) {
                 server.close();
             }
         }
+    }
+
+    /**
+     * Two nodes of a new view catch up with the store, then four new engines write flat out while they
+     * follow: how far behind the view is, sampled every 250 ms while the engines write, and how long after
+     * the last append it has caught up.
+     */
+    private static void follow(String url, PostgresStore store, String view, FleetNode.Settings settings, String engines,
+                               int steps) throws Exception {
+        try (PostgresStore a = PostgresStore.open(url, 6); PostgresStore b = PostgresStore.open(url, 6);
+             FleetNode nodeA = FleetNode.start(a, view, "node-a", settings);
+             FleetNode nodeB = FleetNode.start(b, view, "node-b", settings)) {
+            FleetQueries queries = new FleetQueries(store, view);
+            long catchUp = System.nanoTime();
+            while (!queries.caughtUp()) {
+                Thread.sleep(100);
+            }
+            long stored = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::stored).sum();
+            double seconds = (System.nanoTime() - catchUp) / 1e9;
+            System.out.printf("two nodes (view %s, audit %s) caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
+                    view, settings.audit(), stored, seconds, stored / seconds);
+            List<Long> behindSamples = new java.util.concurrent.CopyOnWriteArrayList<>();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> {
+                try {
+                    behindSamples.add(queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum());
+                } catch (Exception e) {
+                    // a missed sample
+                }
+            }, 250, 250, TimeUnit.MILLISECONDS);
+            Rate followed;
+            try {
+                followed = append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps);
+            } finally {
+                sampler.shutdownNow();
+            }
+            long end = System.nanoTime();
+            long behind = queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
+            while (!queries.caughtUp()) {
+                Thread.sleep(10);
+            }
+            System.out.printf("four engines writing, two nodes (audit %s) following: %,.0f events/s appended in %.2f s;"
+                    + " steps behind every 250 ms while they wrote %s; at the end %,d steps (~%,d events) behind,"
+                    + " caught up %.3f s after the last append (segments %s / %s)%n",
+                    settings.audit(), followed.events / followed.seconds, followed.seconds, behindSamples, behind,
+                    behind * followed.events / followed.steps, (System.nanoTime() - end) / 1e9,
+                    nodeA.claimedSegments(), nodeB.claimedSegments());
+        }
+    }
+
+    /**
+     * The continuous audit's own cost: one engine's stored events, read into memory first, through one
+     * {@link Auditor} on this thread, no database; the second of two rounds (the first warms the JIT).
+     */
+    private static void auditAlone(PostgresStore store, String engineId) {
+        List<EngineEvent> events = new ArrayList<>();
+        store.engine().readEvents(engineId, 0).asStream()
+                .forEach(message -> events.addAll(((StepEvents) message.getPayload()).events()));
+        for (int round = 1; round <= 2; round++) {
+            Auditor auditor = new Auditor();
+            long start = System.nanoTime();
+            long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long seq = 0;
+            long findings = 0;
+            for (EngineEvent event : events) {
+                findings += auditor.check(++seq, event).size();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9;
+            if (round == 2) {
+                System.out.printf("the audit alone (one thread, engine %s, in memory): %,d events in %.2f s: %,.0f events/s;"
+                        + " %.2f s of CPU, %.2f us per event (%,.0f events/s per core), %d findings%n", engineId, events.size(),
+                        seconds, events.size() / seconds, cpu, cpu * 1e6 / events.size(), events.size() / cpu, findings);
+            }
+        }
+    }
+
+    /** One node (four segments) building a new view from every stored event: the node's apply rate. */
+    private static void catchUp(String url, PostgresStore store, String view, Function<PostgresStore, FleetNode> startNode)
+            throws Exception {
+        FleetQueries queries = new FleetQueries(store, view);
+        long start = System.nanoTime();
+        long cpu;
+        try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = startNode.apply(own)) {
+            while (!queries.caughtUp()) {
+                Thread.sleep(50);
+            }
+            cpu = processorCpuNanos(view);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long events = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::seen).sum();
+        System.out.printf("one node (view %s) caught up with %,d stored events in %.2f s: %,.0f events/s;"
+                + " its processor's threads used %.2f s of CPU, %.2f us per event (%,.0f events/s per core)%n",
+                view, events, seconds, events / seconds, cpu / 1e9, cpu / 1e3 / events, events / (cpu / 1e9));
+    }
+
+    /** CPU time of the processor's coordinator and workers (threads named after the view); not the database's, nor GC's. */
+    private static long processorCpuNanos(String view) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu = 0;
+        for (ThreadInfo thread : threads.dumpAllThreads(false, false)) {
+            if (thread.getThreadName().contains("[" + view + "]")) {
+                cpu += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return cpu;
     }
 
     private record Rate(long steps, long events, double seconds, long conflicts) {

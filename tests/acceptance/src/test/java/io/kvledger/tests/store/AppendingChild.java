@@ -10,9 +10,10 @@ import java.nio.file.Path;
 
 /**
  * The process {@link KillDuringAppendTest} kills: it steps a ledger over a file store forever and,
- * after each step returns, prints {@code ack SEQ FORCED}, the seq of the last event stored and the
- * seq the store has forced to disk, and flushes. An acknowledged seq is a promise the store must keep
- * across a SIGKILL, under every fsync policy.
+ * after each step returns, prints {@code ack WRITTEN FORCED DECIDED}, the seq of the last event
+ * written, the seq the store has forced to disk and the seq of the step's last event, and flushes.
+ * A written seq is a promise the store must keep across a SIGKILL, under every fsync policy; under
+ * {@code never} and {@code interval} a step returns before it is written, so DECIDED may be ahead.
  *
  * <p>Arguments: the store file, the fsync policy ({@code always}, {@code never}, {@code interval:MS}),
  * the prompt length of {@link SteadyWorkload} and, optionally, the events between snapshots.
@@ -35,7 +36,8 @@ public final class AppendingChild {
             out.flush();
             while (!Thread.currentThread().isInterrupted()) {
                 result = ledger.step(workload.next(result));
-                out.println("ack " + store.lastSeq() + " " + store.forcedSeq());
+                long decided = store.lastSeq();
+                out.println("ack " + store.writtenSeq() + " " + store.forcedSeq() + " " + decided);
                 out.flush();
             }
         }

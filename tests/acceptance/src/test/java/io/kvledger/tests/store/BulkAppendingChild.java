@@ -16,7 +16,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 /**
  * The process {@link KillDuringBulkAppendTest} kills: it appends big batches straight to the file
  * store (no engine deciding in between), so that much of its time is spent inside the write a SIGKILL
- * can cut. After each append returns it prints {@code ack SEQ} and flushes.
+ * can cut. After each append is written (the store flushed) it prints {@code ack SEQ} and flushes.
  *
  * <p>Arguments: the store file and the fsync policy.
  */
@@ -32,15 +32,19 @@ public final class BulkAppendingChild {
     public static void main(String[] args) {
         PrintStream out = System.out;
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(Path.of(args[0]), FsyncPolicy.parse(args[1]))) {
+            // Under never an append returns before it is written: a flush waits for the write, so that the
+            // next append's write is what the parent's kill aims at.
             store.appendEvents(message(0, event(0)));
-            out.println("ack " + store.lastSeq());
+            store.flush();
+            out.println("ack " + store.writtenSeq());
             for (long next = 1; !Thread.currentThread().isInterrupted(); next += BATCH) {
                 List<DomainEventMessage<?>> batch = new ArrayList<>(BATCH);
                 for (long n = next; n < next + BATCH; n++) {
                     batch.add(message(n, event(n)));
                 }
                 store.appendEvents(batch);
-                out.println("ack " + store.lastSeq());
+                store.flush();
+                out.println("ack " + store.writtenSeq());
                 out.flush();
             }
         }

@@ -16,6 +16,8 @@ import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +73,53 @@ class DiskFullTest {
                 try (KvLedger reopened = FileStores.ledger(file, FsyncPolicy.ALWAYS)) {
                     assertEquals(live, reopened.state());
                 }
+            }
+        } finally {
+            run("umount", mount.toString());
+        }
+    }
+
+    /**
+     * Under {@code never} a step returns before its write: the step whose write finds the disk full has
+     * returned already, so the NEXT step fails, naming the steps not stored; the file ends at a whole
+     * step the ledger had returned, and once there is room the reopened ledger resumes there.
+     */
+    @Test
+    void underNeverAWriteThatDoesNotFitFailsTheNextStepAndTheFileResumesAtAWholeStep() throws Exception {
+        Path mount = Files.createDirectories(dir.resolve("tmpfs-never"));
+        run("mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", mount.toString());
+        try {
+            Path file = mount.resolve("store.jsonl");
+            Path filler = mount.resolve("filler");
+            Files.write(filler, new byte[256 * 1024]);
+            List<EngineState> returned = new ArrayList<>();
+            RuntimeException failure = null;
+            SteadyWorkload workload = new SteadyWorkload(PROMPT_TOKENS);
+            try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, 0))
+                    .config(SteadyWorkload.config(PROMPT_TOKENS)).build()) {
+                returned.add(ledger.state());
+                StepResult result = null;
+                for (int step = 0; step < 10_000 && failure == null; step++) {
+                    try {
+                        result = ledger.step(workload.next(result));
+                        returned.add(result.state());
+                    } catch (RuntimeException e) {
+                        failure = e;
+                    }
+                }
+                assertNotNull(failure, "the disk never filled");
+                String message = messages(failure);
+                assertTrue(message.contains(file.toString()) && message.contains("No space left on device")
+                        && message.contains("had returned to the host but are not stored"), message);
+            } // the failure was reported: closing does not throw it again
+            EngineState stored = fold(file);
+            int at = returned.indexOf(stored);
+            assertTrue(at >= 0, "the file is the log of a step the ledger returned, whole");
+            assertTrue(at < returned.size() - 1, "the step whose write failed had returned: it is not in the file");
+            Files.delete(filler);
+            try (KvLedger reopened = FileStores.ledger(file, FsyncPolicy.NEVER)) {
+                assertEquals(stored, reopened.state());
+                reopened.step(workload.next(null));
             }
         } finally {
             run("umount", mount.toString());

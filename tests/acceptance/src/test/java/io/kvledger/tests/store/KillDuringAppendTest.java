@@ -36,11 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real process appending through the facade and the file store is killed with SIGKILL while it
- * runs flat out, at a random moment of a step. Whatever it acknowledged must be in the file,
- * unchanged; the file must open (a torn end cut), read cleanly as a log, and take new appends. The
- * rounds take the fsync policies in turn ({@code never}, {@code interval:5}, {@code always}):
- * surviving a process kill must not depend on fsync, and under {@code always} every acknowledged
- * step was also forced before it was acknowledged. Steps are tens of kilobytes, so a kill can land
+ * runs flat out, at a random moment of a step. Whatever it saw written must be in the file,
+ * unchanged; the file must open (a torn end cut), read cleanly as a log of whole steps, the steps the
+ * engine decided, and take new appends. The rounds take the fsync policies in turn ({@code never},
+ * {@code interval:5}, {@code always}): under {@code always} every returned step was written and
+ * forced before it returned; under {@code never} and {@code interval} steps return before the writer
+ * thread writes them (some acknowledgements must show it), and the kill may lose those queued, not
+ * more, and never part of a step. Steps are tens of kilobytes, so a kill can land
  * inside a write that spans pages; the store snapshots every few steps, so a kill can land inside a
  * snapshot's write too, and the store must still open from a whole snapshot.
  *
@@ -78,6 +80,7 @@ class KillDuringAppendTest {
                 .redirectError(stderr.toFile())
                 .start();
         long acknowledged = 0;
+        int returnedBeforeWritten = 0;
         try (BufferedReader out = child.inputReader(StandardCharsets.UTF_8)) {
             int steps = 0;
             while (steps < ACKNOWLEDGED_STEPS) {
@@ -85,6 +88,7 @@ class KillDuringAppendTest {
                 assertNotNull(line, () -> "the child ended early: " + read(stderr));
                 if (line.startsWith("ack ")) {
                     acknowledged = acknowledgedSeq(line, policy);
+                    returnedBeforeWritten += decidedSeq(line) > acknowledged ? 1 : 0;
                     steps++;
                 }
                 if (steps == 100) {
@@ -109,6 +113,9 @@ class KillDuringAppendTest {
             }
         }
         child.destroyForcibly(); // dead already; releases the streams
+        if (!policy.equals("always")) {
+            assertTrue(returnedBeforeWritten > 0, "under " + policy + " some step returned before the writer wrote it");
+        }
         assertEquals(128 + 9, child.exitValue(), "killed by SIGKILL, not finished");
 
         RecoveryReport report;
@@ -139,8 +146,9 @@ class KillDuringAppendTest {
         List<LogEntry> after = StoreLogs.read(file);
         assertEquals(stored + 1, after.size());
         assertEquals(new RequestRegistered("after-kill", 3, List.of(1, 2, 3)), after.get(after.size() - 1).event());
-        System.out.printf("KillDuringAppendTest round %d (fsync %s): acknowledged seq %d, stored %d, recovery: %s%n",
-                round, policy, acknowledged, stored, report);
+        System.out.printf("KillDuringAppendTest round %d (fsync %s): written seq %d acknowledged, stored %d, %d of %d steps"
+                + " returned before written, recovery: %s%n", round, policy, acknowledged, stored, returnedBeforeWritten,
+                ACKNOWLEDGED_STEPS, report);
         return report;
     }
 
@@ -160,18 +168,27 @@ class KillDuringAppendTest {
         }
     }
 
-    /** The seq of {@code ack SEQ FORCED}; under {@code always}, what was acknowledged was forced first. */
+    /**
+     * The written seq of {@code ack WRITTEN FORCED DECIDED}; under {@code always}, a returned step was
+     * written and forced before it returned.
+     */
     private static long acknowledgedSeq(String line, String policy) {
         String[] parts = line.split(" ");
         long seq = Long.parseLong(parts[1]);
         long forced = Long.parseLong(parts[2]);
         if (policy.equals("always")) {
+            assertEquals(decidedSeq(line), seq, "under fsync always a returned step is written: " + line);
             assertEquals(seq, forced, "under fsync always a returned step is on disk: " + line);
         } else if (policy.equals("never")) {
             assertEquals(0, forced, "under fsync never nothing is forced: " + line);
         }
         assertTrue(forced <= seq, line);
+        assertTrue(seq <= decidedSeq(line), line);
         return seq;
+    }
+
+    private static long decidedSeq(String line) {
+        return Long.parseLong(line.split(" ")[3]);
     }
 
     private record Expected(List<EngineEvent> events, Set<Long> stepEnds) {

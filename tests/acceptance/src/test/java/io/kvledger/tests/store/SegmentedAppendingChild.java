@@ -33,7 +33,7 @@ public final class SegmentedAppendingChild {
             StepResult result = null;
             while (!Thread.currentThread().isInterrupted()) {
                 result = ledger.step(workload.next(result));
-                out.println("ack " + store.lastSeq() + " " + store.rolls());
+                out.println("ack " + store.writtenSeq() + " " + store.rolls());
                 out.flush();
             }
         }

@@ -61,6 +61,13 @@ class CliOnPostgresTest {
         assertTrue(unreachable.err.contains("cannot open the store"), unreachable.err);
     }
 
+    @Test
+    void aNodeWithoutRoomInItsBatchIsRefusedBeforeTheStoreIsOpened() {
+        Result refused = cli("fleet", "node", "--store", "jdbc:postgresql://127.0.0.1:1/none", "--node", "n", "--batch-size", "0");
+        assertEquals(2, refused.exit, refused.err);
+        assertTrue(refused.err.contains("--batch-size must be at least 1, was 0"), refused.err);
+    }
+
     private Path write(String name, String text) throws Exception {
         Path file = dir.resolve(name);
         Files.writeString(file, text);

@@ -15,6 +15,7 @@ import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.json.EventTypes;
 import io.kvledger.infrastructure.log.Envelope;
 import io.kvledger.infrastructure.log.EventSchema;
+import io.kvledger.infrastructure.log.StreamedEventArray;
 import io.kvledger.infrastructure.log.Upcasters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +39,9 @@ import org.axonframework.serialization.json.JacksonSerializer;
  *
  * <p>A step's {@link StepEvents} is stored as type {@code StepEvents} with a JSON array of events, each
  * an object with its {@code type} and the contract's fields (the log line without {@code seq}); one
- * {@link EngineEvent} as its own type name with its fields. Everything else Axon stores beside them
- * (metadata, tracking tokens, token-store entries) goes to a {@link JacksonSerializer}.
+ * {@link EngineEvent} as its own type name with its fields. A step of the current revision is read by
+ * {@link StreamedEventArray} straight from its bytes; what it is not sure of, by the tree path. Everything
+ * else Axon stores beside them (metadata, tracking tokens, token-store entries) goes to a {@link JacksonSerializer}.
  */
 public final class StableTypeSerializer implements Serializer {
 
@@ -119,6 +121,13 @@ public final class StableTypeSerializer implements Serializer {
         String type = serializedObject.getType().getName();
         String revision = Optional.ofNullable(serializedObject.getType().getRevision()).orElse(Envelope.CURRENT_REVISION);
         if (STEP_EVENTS.equals(type)) {
+            if (Envelope.CURRENT_REVISION.equals(revision)) {
+                // The fast path: the events straight from the bytes; the tree path for anything it is not sure of.
+                List<EngineEvent> events = StreamedEventArray.read(bytes(serializedObject));
+                if (events != null) {
+                    return (T) new StepEvents(events);
+                }
+            }
             return (T) readStep(tree(serializedObject), revision);
         }
         if (EventTypes.classOf(type).isPresent()) {
@@ -168,8 +177,12 @@ public final class StableTypeSerializer implements Serializer {
         }
     }
 
+    private byte[] bytes(SerializedObject<?> serialized) {
+        return converter.convert(serialized.getData(), serialized.getContentType(), byte[].class);
+    }
+
     private JsonNode tree(SerializedObject<?> serialized) {
-        byte[] bytes = converter.convert(serialized.getData(), serialized.getContentType(), byte[].class);
+        byte[] bytes = bytes(serialized);
         try {
             return LENIENT.readTree(bytes);
         } catch (IOException e) {
