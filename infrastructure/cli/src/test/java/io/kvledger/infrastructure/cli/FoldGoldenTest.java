@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The fold and the decider give exactly what they gave before they were made cheaper (issue 18): for 240
  * seeded simulations under varied options (worker ranks, release policies, preemption, failure, abort
  * and reset rates, request sizes, small GPU pools), the simulated log's bytes, the outputs of {@code
- * audit}, {@code audit --explain} of the middle event (every fourth case), {@code replay} (text, JSON, at the log's middle) and the audits of
+ * audit}, {@code audit --explain} of the middle event (text) or of
+ * an event a quarter in (JSON), {@code replay} (text, JSON, at the log's middle) and the audits of
  * two damaged copies of the log (a line dropped, so findings are made and the fold goes on from repaired
  * states) hash to the digests frozen in {@code fold-golden.txt}, which were written by the fold of
  * {@code main} before issue 18 ({@code -Dkvledger.golden.write=PATH} writes them again).
@@ -94,8 +95,10 @@ class FoldGoldenTest {
         digest.update(Files.readAllBytes(log));
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
         String middle = Integer.toString(lines.size() / 2);
+        String quarter = Integer.toString(1 + lines.size() / 4);
         for (String[] args : List.of(new String[] {"audit", log.toString()},
-                seed % 4 == 0 ? new String[] {"audit", "--explain", middle, log.toString()} : new String[] {"audit", "--json", log.toString()},
+                seed % 4 == 0 ? new String[] {"audit", "--explain", middle, log.toString()}
+                        : new String[] {"audit", "--explain", quarter, "--json", log.toString()},
                 new String[] {"replay", log.toString()},
                 new String[] {"replay", "--json", log.toString()},
                 new String[] {"replay", "--at", middle, log.toString()})) {
