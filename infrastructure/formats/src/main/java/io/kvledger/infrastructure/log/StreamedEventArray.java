@@ -18,13 +18,19 @@ import java.util.List;
  */
 public final class StreamedEventArray {
 
+    /**
+     * One reader per thread, kept: its table of recent ids and keys ({@link RecentStrings}) is too big to
+     * make again for every step, and ids read again across steps come out canonical.
+     */
+    private static final ThreadLocal<StreamedLines> READERS = ThreadLocal.withInitial(StreamedLines::new);
+
     private StreamedEventArray() {
     }
 
     /** The events of the array in {@code bytes}, or {@code null} when the tree path must read it. */
     public static List<EngineEvent> read(byte[] bytes) {
         try (JsonParser parser = StreamedLines.parser(bytes, 0, bytes.length)) {
-            return read(parser, new StreamedLines());
+            return read(parser, READERS.get());
         } catch (IOException | RuntimeException e) {
             return null; // the tree path will say what is wrong, in its words
         }
