@@ -163,20 +163,20 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
             return;
         }
         current.offerState(state);
-        boolean full = current.takenBytes() >= policy.segmentBytes();
+        boolean full = current.segment().takenBytes() >= policy.segmentBytes();
         boolean old = policy.segmentAge() != null && System.nanoTime() - currentStarted >= policy.segmentAge().toNanos();
-        if ((full || old) && current.lastSeq() > current.fileBaseSeq()) {
+        if ((full || old) && current.lastSeq() > current.segment().fileBaseSeq()) {
             roll(state);
         }
     }
 
     /** Closes the current segment and begins the next after its last line: base first, then the file. */
     private void roll(EngineState state) {
-        if (current.takenBytes() < rollRetryAt) {
+        if (current.segment().takenBytes() < rollRetryAt) {
             return;
         }
         current.awaitWritten(); // the base is the state after the last append taken: it must be the file's last line
-        StoreSnapshots.Point point = current.lastPoint();
+        StoreSnapshots.Point point = current.segment().lastPoint();
         if (point == null) {
             return;
         }
@@ -184,7 +184,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         JsonlEventStorageEngine closing = current;
         SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
         try {
-            byte[] lastLine = closing.lastLine();
+            byte[] lastLine = closing.segment().lastLine();
             closing.close();
             SnapshotFile.writeBase(next, base, lastLine, fsync != FsyncPolicy.NEVER);
             current = JsonlEventStorageEngine.open(next, fsync, policy.snapshotEvery(), base);
@@ -201,7 +201,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         } catch (IOException e) {
             LOG.debug("cannot remove {}: {}", SnapshotFile.pathOf(closing.file()), e.toString());
         }
-        SegmentFiles.Segment done = new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false);
+        SegmentFiles.Segment done = new SegmentFiles.Segment(closing.segment().fileBaseSeq() + 1, closing.file(), false);
         closedSegments.add(done);
         background.submit(this::tidy);
     }
@@ -214,7 +214,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     private void rollFailed(JsonlEventStorageEngine closing, Path next, Exception cause) {
         LOG.warn("kvledger: store {}: cannot roll to {}; appending to {} still: {}", directory, next.getFileName(),
                 closing.file().getFileName(), cause.toString());
-        rollRetryAt = closing.endOffset() + Math.max(1, policy.segmentBytes() / 8);
+        rollRetryAt = closing.segment().endOffset() + Math.max(1, policy.segmentBytes() / 8);
         if (current != closing) {
             current.close();
             current = closing;
@@ -228,7 +228,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         }
         if (closing.isClosed()) {
             current = JsonlEventStorageEngine.open(closing.file(), fsync, policy.snapshotEvery(),
-                    base(new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false)));
+                    base(new SegmentFiles.Segment(closing.segment().fileBaseSeq() + 1, closing.file(), false)));
         }
     }
 
@@ -264,11 +264,11 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
 
     synchronized long currentBytes() {
         Path file = current.file();
-        return current.endOffset() + SegmentFiles.size(SnapshotFile.basePathOf(file)) + SegmentFiles.size(SnapshotFile.pathOf(file));
+        return current.segment().endOffset() + SegmentFiles.size(SnapshotFile.basePathOf(file)) + SegmentFiles.size(SnapshotFile.pathOf(file));
     }
 
     synchronized long currentFirstSeq() {
-        return current.fileBaseSeq() + 1;
+        return current.segment().fileBaseSeq() + 1;
     }
 
     synchronized void forget(SegmentFiles.Segment segment) {
@@ -327,15 +327,14 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         synchronized (this) {
             ensureOpen();
             newest = current;
-            if (newest.fileBaseSeq() == 0 || firstSequenceNumber > newest.fileBaseSequenceNumber()) {
+            if (newest.segment().fileBaseSeq() == 0 || firstSequenceNumber > newest.segment().fileBaseSequenceNumber()) {
                 return newest.readEvents(aggregateIdentifier, firstSequenceNumber);
             }
             older = List.copyOf(closedSegments);
         }
         DomainEventStream tail = newest.readEvents(aggregateIdentifier, firstSequenceNumber);
-        Stream<DomainEventMessage<?>> before = StoreMessages.of(older.stream().flatMap(ClosedSegmentLines::of))
-                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
-                .<DomainEventMessage<?>>map(StoreLines::domainMessage)
+        Stream<DomainEventMessage<?>> before = StoreMessages.ofAggregate(older.stream().flatMap(ClosedSegmentLines::of),
+                        aggregateIdentifier)
                 .filter(message -> message.getSequenceNumber() >= firstSequenceNumber);
         Stream<DomainEventMessage<?>> after = tail.asStream().map(message -> (DomainEventMessage<?>) message);
         return DomainEventStream.of(Stream.concat(before, after), tail::getLastSequenceNumber);
@@ -349,15 +348,13 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         synchronized (this) {
             ensureOpen();
             newest = current;
-            if (after >= newest.fileBaseSeq()) {
+            if (after >= newest.segment().fileBaseSeq()) {
                 return newest.readEvents(trackingToken, mayBlock);
             }
             older = List.copyOf(closedSegments);
         }
-        Stream<? extends TrackedEventMessage<?>> before = StoreMessages.of(older.stream()
-                        .flatMap(ClosedSegmentLines::of))
-                .filter(lines -> lines.get(lines.size() - 1).seq() > after)
-                .map(StoreLines::trackedMessage);
+        Stream<? extends TrackedEventMessage<?>> before = StoreMessages.trackedAfter(older.stream()
+                .flatMap(ClosedSegmentLines::of), after);
         return Stream.concat(before, newest.readEvents(trackingToken, mayBlock));
     }
 
