@@ -50,6 +50,11 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *   <li>Several aggregates may share a file (then it is not one engine's contract log); a load skips
  *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
+ *
+ * <p>This class opens the store and is its face to Axon and the host; the work is done by its parts,
+ * each with its own reason to change: the appends ({@link QueuedAppends}), the reads
+ * ({@link StoreReads}), the snapshots ({@link StoreSnapshots}) and what a store directory reads of a
+ * segment ({@link SegmentBounds}). They share the store's lock.
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
 
