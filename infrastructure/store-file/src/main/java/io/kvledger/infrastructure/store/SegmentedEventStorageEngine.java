@@ -223,7 +223,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         }
     }
 
-    /** The segment appends go to (under the lock). */
+    /** The segment appends go to now (for {@link SegmentedReads}). */
     synchronized JsonlEventStorageEngine current() {
         return current;
     }
