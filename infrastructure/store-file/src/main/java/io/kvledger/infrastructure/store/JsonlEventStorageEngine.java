@@ -5,7 +5,6 @@ import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.infrastructure.log.LogEntry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -51,6 +50,11 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  *   <li>Several aggregates may share a file (then it is not one engine's contract log); a load skips
  *       other aggregates' lines. Not kept: Axon metadata and the aggregate type ({@link StoreLines}).</li>
  * </ul>
+ *
+ * <p>This class opens the store and is its face to Axon and the host; the work is done by its parts,
+ * each with its own reason to change: the appends ({@link QueuedAppends}), the reads
+ * ({@link StoreReads}), the snapshots ({@link StoreSnapshots}) and what a store directory reads of a
+ * segment ({@link SegmentBounds}). They share the store's lock.
  */
 public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
 
@@ -67,13 +71,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     private final RecoveryReport recovery;
     private final StoreIndex index;
     private final QueuedAppends appends;
+    private final StoreReads reads;
+    private final SegmentBounds segment;
     private boolean closed;
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
     private final boolean openedFromSnapshot;
-    // The seq before the file's first line: 0, or a segment's base seq (its first line is baseSeq + 1).
-    private final long fileBaseSeq;
-    private final long fileBaseSequenceNumber;
 
     /**
      * Events between two snapshots when none is given: about 42 steps of 256 decoding requests (2.6 MB
@@ -83,8 +86,6 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan,
             SnapshotFile.Loaded snapshot, long snapshotEvery, SnapshotFile.Snapshot base) {
-        this.fileBaseSeq = base == null ? 0 : base.seq();
-        this.fileBaseSequenceNumber = base == null ? -1 : base.sequenceNumber();
         this.file = storeFile.path();
         this.storeFile = storeFile;
         this.fsync = fsync;
@@ -92,7 +93,10 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
         this.index = scan.index();
         this.appends = new QueuedAppends(this, storeFile, fsync, index, scan.end(),
                 snapshot.snapshot() == null ? null : snapshot.snapshot().engineId());
-        this.snapshots = new StoreSnapshots(file, snapshotEvery, fsync != FsyncPolicy.NEVER, snapshot.snapshot());
+        this.segment = new SegmentBounds(this, storeFile, index, appends, base);
+        this.reads = new StoreReads(this, storeFile, index, appends, segment.fileBaseSeq());
+        this.snapshots = new StoreSnapshots(this, storeFile, index, appends, snapshotEvery, fsync != FsyncPolicy.NEVER,
+                snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
         this.openedFromSnapshot = snapshot.snapshot() != null;
     }
@@ -131,52 +135,13 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
         return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery, base);
     }
 
-    /** The seq before this file's first line: 0, or the base seq of a segment. */
-    long fileBaseSeq() {
-        return fileBaseSeq;
-    }
-
-    /** The aggregate sequence number of the last message before this file (-1 when it has no base). */
-    long fileBaseSequenceNumber() {
-        return fileBaseSequenceNumber;
+    /** Where this file stands as a segment of a store directory: its base and its end. */
+    SegmentBounds segment() {
+        return segment;
     }
 
     synchronized boolean isClosed() {
         return closed;
-    }
-
-    /** The bytes of whole appends in the file. */
-    synchronized long endOffset() {
-        return appends.end();
-    }
-
-    /**
-     * The bytes of whole appends once those queued are written too: exact when none is queued, else
-     * estimated from the bytes per line written so far (a segment rolls on it without waiting for the writer).
-     */
-    synchronized long takenBytes() {
-        long end = appends.end();
-        long queuedLines = appends.lastSeq() - index.lastSeq();
-        if (queuedLines == 0) {
-            return end;
-        }
-        long writtenLines = index.lastSeq() - fileBaseSeq;
-        long perLine = writtenLines > 0 && end > 0 ? Math.max(1, end / writtenLines) : 128;
-        return end + queuedLines * perLine;
-    }
-
-    /** Where the state after the last append stands (for a segment's roll); {@code null} when nothing is stored. */
-    synchronized StoreSnapshots.Point lastPoint() {
-        String lastAggregate = appends.lastAggregate();
-        if (lastAggregate == null || index.lastSeq() == 0) {
-            return null;
-        }
-        return new StoreSnapshots.Point(lastAggregate, index.nextSequence(lastAggregate) - 1, index.lastSeq(), appends.end());
-    }
-
-    /** The file's last line (newline excluded), which a roll's next segment records the CRC of. */
-    synchronized byte[] lastLine() throws IOException {
-        return SnapshotFile.lineEndingAt(storeFile.channel(), appends.end());
     }
 
     /** Why the snapshot beside the file was not used on open; {@code null} when it was or there was none. */
@@ -210,28 +175,8 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      * thread writes it once the appends before it are written.
      */
     synchronized void offerState(EngineState state) {
-        long seq = appends.lastSeq();
-        String engineId = appends.lastAggregate();
-        if (closed || appends.broken() != null || engineId == null || !snapshots.due(seq)) {
-            return;
-        }
-        snapshots.taking(seq);
-        appends.submit(() -> snapshotAfter(seq, engineId, state));
-    }
-
-    /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
-    private void snapshotAfter(long seq, String engineId, EngineState state) {
-        StoreSnapshots.Point point;
-        synchronized (this) {
-            if (appends.broken() != null || index.lastSeq() != seq) {
-                return;
-            }
-            point = new StoreSnapshots.Point(engineId, index.nextSequence(engineId) - 1, seq, appends.end());
-        }
-        if (snapshots.write(storeFile, point, state)) {
-            synchronized (this) {
-                index.rebase(seq); // what the snapshot covers is read from the file's start if ever
-            }
+        if (!closed) {
+            snapshots.offer(state);
         }
     }
 
@@ -340,7 +285,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
         appends.awaitWritten();
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("the store " + file + " is closed");
         }
@@ -360,51 +305,12 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
 
     @Override
     public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
-        long seqBefore;
-        long lastSequence;
-        long from;
-        long until;
-        long first = Math.max(0, firstSequenceNumber);
-        awaitWritten();
-        synchronized (this) {
-            ensureOpen();
-            long next = index.nextSequence(aggregateIdentifier);
-            if (first >= next) {
-                return DomainEventStream.empty();
-            }
-            // Lines before the latest snapshot are not indexed: read from the file start.
-            long firstSeq = index.seqOf(aggregateIdentifier, first).orElse(fileBaseSeq + 1);
-            seqBefore = firstSeq - 1;
-            lastSequence = next - 1;
-            from = firstSeq == fileBaseSeq + 1 ? 0 : index.offsetOf(firstSeq);
-            until = appends.end();
-        }
-        Stream<DomainEventMessage<?>> events = StoreMessages.of(storeFile.entries(from, seqBefore, until))
-                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
-                .<DomainEventMessage<?>>map(StoreLines::domainMessage)
-                .filter(message -> message.getSequenceNumber() >= first && message.getSequenceNumber() <= lastSequence);
-        return DomainEventStream.of(events, () -> lastSequence);
+        return reads.readEvents(aggregateIdentifier, firstSequenceNumber);
     }
 
     @Override
     public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-        long after = Math.max(0, StoreLines.seqOf(trackingToken));
-        long from;
-        long until;
-        boolean indexed;
-        awaitWritten();
-        synchronized (this) {
-            ensureOpen();
-            if (after >= index.lastSeq()) {
-                return Stream.empty();
-            }
-            indexed = after >= index.baseSeq();
-            from = indexed ? index.offsetOf(after + 1) : 0;
-            until = appends.end();
-        }
-        return StoreMessages.of(storeFile.entries(from, indexed ? after : fileBaseSeq, until))
-                .filter(lines -> lines.get(lines.size() - 1).seq() > after)
-                .map(StoreLines::trackedMessage);
+        return reads.readEvents(trackingToken);
     }
 
     /** The last sequence number taken, written or still queued: what the aggregate's next append follows. */
@@ -418,37 +324,19 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     /** Before the first line ({@code null} while the store is empty, as Axon's in-memory engine does). */
     @Override
     public TrackingToken createTailToken() {
-        awaitWritten();
-        synchronized (this) {
-            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(0);
-        }
+        return reads.createTailToken();
     }
 
     /** At the last line: reading from it yields only what is appended later. */
     @Override
     public TrackingToken createHeadToken() {
-        awaitWritten();
-        synchronized (this) {
-            return index.lastSeq() == 0 ? null : new GlobalSequenceTrackingToken(index.lastSeq());
-        }
+        return reads.createHeadToken();
     }
 
     /** Just before the first event recorded at or after {@code dateTime}; the head when none. Reads the whole file. */
     @Override
     public TrackingToken createTokenAt(Instant dateTime) {
-        awaitWritten();
-        try (Stream<LogEntry> all = storeFile.entries(0, fileBaseSeq, endSnapshot())) {
-            // Only a message's first line has the envelope, so the first line found begins a message.
-            return all.filter(entry -> entry.envelope() != null && !entry.envelope().timestamp().isBefore(dateTime))
-                    .findFirst()
-                    .<TrackingToken>map(entry -> new GlobalSequenceTrackingToken(entry.seq() - 1))
-                    .orElseGet(this::createHeadToken);
-        }
-    }
-
-    private synchronized long endSnapshot() {
-        ensureOpen();
-        return appends.end();
+        return reads.createTokenAt(dateTime);
     }
 
     /**

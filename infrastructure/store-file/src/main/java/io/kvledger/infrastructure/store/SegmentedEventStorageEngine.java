@@ -11,9 +11,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -33,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * (forced as the policy says), the next segment's base (the state after its last line, from the
  * facade's state, {@link #snapshotListener()}) is written and renamed into place, and only then the
  * next segment is created. A closed segment is compressed and retention applied on a background
- * thread ({@code kvledger-store-segments}). Opening resumes from the newest segment and its snapshot
- * or base; a crash during a roll or a compression leaves either the old or the new, whole.
+ * thread ({@code kvledger-store-segments}, {@link SegmentTidying}). Opening resumes from the newest
+ * segment and its snapshot or base; a crash during a roll or a compression leaves either the old or the
+ * new, whole. Reads that begin before the current segment read the closed ones ({@link SegmentedReads}).
  *
  * <p>Rolling needs the state, so only a ledger built with the store's listener (the {@code file:}
  * provider and {@link FileStores} do that) rolls; the store is one growing segment otherwise.
@@ -46,7 +44,8 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     private final Path directory;
     private final FsyncPolicy fsync;
     private final SegmentPolicy policy;
-    private final ExecutorService background;
+    private final SegmentTidying tidying;
+    private final SegmentedReads reads = new SegmentedReads(this);
     private final List<SegmentFiles.Segment> closedSegments; // oldest first, guarded by this
     private JsonlEventStorageEngine current;
     private long currentStarted = System.nanoTime();
@@ -61,11 +60,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         this.policy = policy;
         this.closedSegments = closedSegments;
         this.current = current;
-        this.background = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "kvledger-store-segments " + directory.getFileName());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.tidying = new SegmentTidying(this, directory, fsync, policy);
     }
 
     /**
@@ -91,7 +86,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         JsonlEventStorageEngine current = JsonlEventStorageEngine.open(newest.file(), fsync, policy.snapshotEvery(),
                 base(newest));
         SegmentedEventStorageEngine store = new SegmentedEventStorageEngine(directory, fsync, policy, segments, current);
-        store.background.submit(store::tidy);
+        store.tidying.submit();
         return store;
     }
 
@@ -146,11 +141,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
 
     /** Waits until the compressions and retention queued so far are done (for tests and tools). */
     public void awaitBackground() {
-        try {
-            background.submit(() -> { }).get(1, TimeUnit.MINUTES);
-        } catch (Exception e) {
-            throw new EventStoreException("the store's background work on " + directory + " did not finish: " + e, e);
-        }
+        tidying.await();
     }
 
     /** The listener a facade over this store is built with: snapshots within a segment, and rolls. */
@@ -163,20 +154,20 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
             return;
         }
         current.offerState(state);
-        boolean full = current.takenBytes() >= policy.segmentBytes();
+        boolean full = current.segment().takenBytes() >= policy.segmentBytes();
         boolean old = policy.segmentAge() != null && System.nanoTime() - currentStarted >= policy.segmentAge().toNanos();
-        if ((full || old) && current.lastSeq() > current.fileBaseSeq()) {
+        if ((full || old) && current.lastSeq() > current.segment().fileBaseSeq()) {
             roll(state);
         }
     }
 
     /** Closes the current segment and begins the next after its last line: base first, then the file. */
     private void roll(EngineState state) {
-        if (current.takenBytes() < rollRetryAt) {
+        if (current.segment().takenBytes() < rollRetryAt) {
             return;
         }
         current.awaitWritten(); // the base is the state after the last append taken: it must be the file's last line
-        StoreSnapshots.Point point = current.lastPoint();
+        StoreSnapshots.Point point = current.segment().lastPoint();
         if (point == null) {
             return;
         }
@@ -184,7 +175,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         JsonlEventStorageEngine closing = current;
         SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
         try {
-            byte[] lastLine = closing.lastLine();
+            byte[] lastLine = closing.segment().lastLine();
             closing.close();
             SnapshotFile.writeBase(next, base, lastLine, fsync != FsyncPolicy.NEVER);
             current = JsonlEventStorageEngine.open(next, fsync, policy.snapshotEvery(), base);
@@ -201,9 +192,9 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         } catch (IOException e) {
             LOG.debug("cannot remove {}: {}", SnapshotFile.pathOf(closing.file()), e.toString());
         }
-        SegmentFiles.Segment done = new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false);
+        SegmentFiles.Segment done = new SegmentFiles.Segment(closing.segment().fileBaseSeq() + 1, closing.file(), false);
         closedSegments.add(done);
-        background.submit(this::tidy);
+        tidying.submit();
     }
 
     /**
@@ -214,7 +205,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     private void rollFailed(JsonlEventStorageEngine closing, Path next, Exception cause) {
         LOG.warn("kvledger: store {}: cannot roll to {}; appending to {} still: {}", directory, next.getFileName(),
                 closing.file().getFileName(), cause.toString());
-        rollRetryAt = closing.endOffset() + Math.max(1, policy.segmentBytes() / 8);
+        rollRetryAt = closing.segment().endOffset() + Math.max(1, policy.segmentBytes() / 8);
         if (current != closing) {
             current.close();
             current = closing;
@@ -228,33 +219,20 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         }
         if (closing.isClosed()) {
             current = JsonlEventStorageEngine.open(closing.file(), fsync, policy.snapshotEvery(),
-                    base(new SegmentFiles.Segment(closing.fileBaseSeq() + 1, closing.file(), false)));
+                    base(new SegmentFiles.Segment(closing.segment().fileBaseSeq() + 1, closing.file(), false)));
         }
     }
 
-    /** On the background thread: compress what is closed and plain, then apply retention. */
-    private void tidy() {
-        if (policy.compress()) {
-            for (SegmentFiles.Segment segment : snapshotOfClosed()) {
-                if (!segment.compressed()) {
-                    compress(segment);
-                }
-            }
-        }
-        SegmentRetention.apply(this, policy);
+    /** The segment appends go to now (for {@link SegmentedReads}). */
+    synchronized JsonlEventStorageEngine current() {
+        return current;
     }
 
-    private void compress(SegmentFiles.Segment segment) {
-        try {
-            SegmentFiles.Segment compressed = SegmentFiles.compress(segment, fsync != FsyncPolicy.NEVER);
-            synchronized (this) {
-                int at = closedSegments.indexOf(segment);
-                if (at >= 0) {
-                    closedSegments.set(at, compressed);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("kvledger: store {}: cannot compress {}, left plain: {}", directory, segment.file(), e.toString());
+    /** Replaces a closed segment by its compressed file, unless retention dropped it meanwhile. */
+    synchronized void compressed(SegmentFiles.Segment plain, SegmentFiles.Segment compressed) {
+        int at = closedSegments.indexOf(plain);
+        if (at >= 0) {
+            closedSegments.set(at, compressed);
         }
     }
 
@@ -264,11 +242,11 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
 
     synchronized long currentBytes() {
         Path file = current.file();
-        return current.endOffset() + SegmentFiles.size(SnapshotFile.basePathOf(file)) + SegmentFiles.size(SnapshotFile.pathOf(file));
+        return current.segment().endOffset() + SegmentFiles.size(SnapshotFile.basePathOf(file)) + SegmentFiles.size(SnapshotFile.pathOf(file));
     }
 
     synchronized long currentFirstSeq() {
-        return current.fileBaseSeq() + 1;
+        return current.segment().fileBaseSeq() + 1;
     }
 
     synchronized void forget(SegmentFiles.Segment segment) {
@@ -322,43 +300,12 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     /** From the segment that holds {@code firstSequenceNumber} on; what retention dropped is gone. */
     @Override
     public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
-        List<SegmentFiles.Segment> older;
-        JsonlEventStorageEngine newest;
-        synchronized (this) {
-            ensureOpen();
-            newest = current;
-            if (newest.fileBaseSeq() == 0 || firstSequenceNumber > newest.fileBaseSequenceNumber()) {
-                return newest.readEvents(aggregateIdentifier, firstSequenceNumber);
-            }
-            older = List.copyOf(closedSegments);
-        }
-        DomainEventStream tail = newest.readEvents(aggregateIdentifier, firstSequenceNumber);
-        Stream<DomainEventMessage<?>> before = StoreMessages.of(older.stream().flatMap(ClosedSegmentLines::of))
-                .filter(lines -> aggregateIdentifier.equals(lines.get(0).envelope().aggregateId()))
-                .<DomainEventMessage<?>>map(StoreLines::domainMessage)
-                .filter(message -> message.getSequenceNumber() >= firstSequenceNumber);
-        Stream<DomainEventMessage<?>> after = tail.asStream().map(message -> (DomainEventMessage<?>) message);
-        return DomainEventStream.of(Stream.concat(before, after), tail::getLastSequenceNumber);
+        return reads.readEvents(aggregateIdentifier, firstSequenceNumber);
     }
 
     @Override
     public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-        long after = Math.max(0, StoreLines.seqOf(trackingToken));
-        List<SegmentFiles.Segment> older;
-        JsonlEventStorageEngine newest;
-        synchronized (this) {
-            ensureOpen();
-            newest = current;
-            if (after >= newest.fileBaseSeq()) {
-                return newest.readEvents(trackingToken, mayBlock);
-            }
-            older = List.copyOf(closedSegments);
-        }
-        Stream<? extends TrackedEventMessage<?>> before = StoreMessages.of(older.stream()
-                        .flatMap(ClosedSegmentLines::of))
-                .filter(lines -> lines.get(lines.size() - 1).seq() > after)
-                .map(StoreLines::trackedMessage);
-        return Stream.concat(before, newest.readEvents(trackingToken, mayBlock));
+        return reads.readEvents(trackingToken, mayBlock);
     }
 
     @Override
@@ -386,7 +333,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         return current.createTokenAt(dateTime);
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("the store " + directory + " is closed");
         }
@@ -404,18 +351,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         try {
             current.close();
         } finally {
-            awaitBackgroundOnClose();
-        }
-    }
-
-    private void awaitBackgroundOnClose() {
-        background.shutdown();
-        try {
-            if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
-                LOG.warn("kvledger: store {}: compression still running at close; it is redone on the next open", directory);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            tidying.close();
         }
     }
 }

@@ -8,11 +8,27 @@ import java.util.Spliterators;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
 
 /** Regroups a store's lines into the Axon messages they were written from: a new message at each {@link StoreLines#startsMessage}. */
 final class StoreMessages {
 
     private StoreMessages() {
+    }
+
+    /** The messages of {@code aggregateIdentifier} among {@code lines} (other aggregates' lines are skipped), as Axon loads them. */
+    static Stream<DomainEventMessage<?>> ofAggregate(Stream<LogEntry> lines, String aggregateIdentifier) {
+        return of(lines)
+                .filter(group -> aggregateIdentifier.equals(group.get(0).envelope().aggregateId()))
+                .map(StoreLines::domainMessage);
+    }
+
+    /** The messages among {@code lines} that end after line {@code after}, as a tracking processor reads them. */
+    static Stream<TrackedEventMessage<?>> trackedAfter(Stream<LogEntry> lines, long after) {
+        return of(lines)
+                .filter(group -> group.get(group.size() - 1).seq() > after)
+                .map(StoreLines::trackedMessage);
     }
 
     static Stream<List<LogEntry>> of(Stream<LogEntry> lines) {

@@ -28,14 +28,23 @@ final class StoreSnapshots {
     record Point(String engineId, long sequenceNumber, long seq, long offset) {
     }
 
+    private final Object lock; // the store's: it guards the index and what the appends took
+    private final StoreFile file;
     private final Path store;
+    private final StoreIndex index;
+    private final QueuedAppends appends;
     private final long every;
     private final boolean durable;
     private volatile SnapshotFile.Snapshot latest;
     private long lastSeq;
 
-    StoreSnapshots(Path store, long every, boolean durable, SnapshotFile.Snapshot opened) {
-        this.store = store;
+    StoreSnapshots(Object lock, StoreFile file, StoreIndex index, QueuedAppends appends, long every, boolean durable,
+            SnapshotFile.Snapshot opened) {
+        this.lock = lock;
+        this.file = file;
+        this.store = file.path();
+        this.index = index;
+        this.appends = appends;
         this.every = every;
         this.durable = durable;
         this.latest = opened;
@@ -57,18 +66,48 @@ final class StoreSnapshots {
                 latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state())));
     }
 
+    /**
+     * The state after the last append (on the appending thread, under the store's lock): when a snapshot
+     * is due, the writer thread writes it once the appends before it are written.
+     */
+    void offer(EngineState state) {
+        long seq = appends.lastSeq();
+        String engineId = appends.lastAggregate();
+        if (appends.broken() != null || engineId == null || !due(seq)) {
+            return;
+        }
+        taking(seq);
+        appends.submit(() -> snapshotAfter(seq, engineId, state));
+    }
+
+    /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
+    private void snapshotAfter(long seq, String engineId, EngineState state) {
+        Point point;
+        synchronized (lock) {
+            if (appends.broken() != null || index.lastSeq() != seq) {
+                return;
+            }
+            point = new Point(engineId, index.nextSequence(engineId) - 1, seq, appends.end());
+        }
+        if (write(file, point, state)) {
+            synchronized (lock) {
+                index.rebase(seq); // what the snapshot covers is read from the file's start if ever
+            }
+        }
+    }
+
     /** Whether a snapshot is due at {@code seq} (on the scheduler thread). */
-    boolean due(long seq) {
+    private boolean due(long seq) {
         return every > 0 && seq - lastSeq >= every;
     }
 
     /** Marks a snapshot after line {@code seq} as taken (on the scheduler thread); the writer thread writes it. */
-    void taking(long seq) {
+    private void taking(long seq) {
         lastSeq = seq;
     }
 
     /** On the writer thread: writes the snapshot of {@code state} at {@code point}; false (and a warning) when it cannot. */
-    boolean write(StoreFile file, Point point, EngineState state) {
+    private boolean write(StoreFile file, Point point, EngineState state) {
         SnapshotFile.Snapshot snapshot = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
                 point.offset(), state);
         try {
