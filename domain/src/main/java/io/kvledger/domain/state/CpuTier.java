@@ -6,15 +6,19 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The CPU tier: chunks by key, ready or being written, with least-recently-used order.
  * Capacity counts every chunk it holds, pinned and written ones included.
  *
- * @param recency touch stamp to key, least recent first
- * @param clock   the last stamp handed out
+ * @param evictable touch stamp to key of the chunks that may be evicted (ready and unpinned), least recent
+ *                  first: eviction walks only these, so it costs the victims it takes and the offer's keys it
+ *                  skips, not every chunk being written or pinned ahead of them (a chunk's own stamp is in
+ *                  {@link TierChunk#touched()})
+ * @param clock     the last stamp handed out
  */
-public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<Long, String> recency, long clock) {
+public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<Long, String> evictable, long clock) {
 
     public static CpuTier empty(int capacity) {
         return new CpuTier(capacity, HashMap.empty(), TreeMap.empty(), 0);
@@ -47,12 +51,10 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
         if (count <= 0) {
             return victims;
         }
-        // Walk the tree lazily: values() would copy every chunk of the tier into a list first.
-        for (io.vavr.Tuple2<Long, String> entry : recency) {
-            String key = entry._2;
-            TierChunk chunk = chunk(key);
-            if (chunk.evictable() && !protectedKeys.contains(key)) {
-                victims.add(key);
+        // Walk the tree lazily: values() would copy every evictable chunk into a list first.
+        for (io.vavr.Tuple2<Long, String> entry : evictable) {
+            if (!protectedKeys.contains(entry._2)) {
+                victims.add(entry._2);
                 if (victims.size() == count) {
                     break;
                 }
@@ -71,7 +73,6 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
     /** Adds chunks whose write is in flight; they are not loadable until {@link #ready}. Held keys stay as they are. */
     public CpuTier writing(List<String> keys) {
         HashMap<String, TierChunk> newChunks = chunks;
-        TreeMap<Long, String> newRecency = recency;
         long stamp = clock;
         for (String key : keys) {
             if (newChunks.containsKey(key)) {
@@ -79,9 +80,8 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
             }
             stamp++;
             newChunks = newChunks.put(key, new TierChunk(key, false, 0, stamp));
-            newRecency = newRecency.put(stamp, key);
         }
-        return new CpuTier(capacity, newChunks, newRecency, stamp);
+        return new CpuTier(capacity, newChunks, evictable, stamp);
     }
 
     /**
@@ -92,19 +92,7 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
         if (keysInChunkOrder.isEmpty()) {
             return this;
         }
-        HashMap<String, TierChunk> newChunks = chunks;
-        TreeMap<Long, String> newRecency = recency;
-        long stamp = clock;
-        for (int i = keysInChunkOrder.size() - 1; i >= 0; i--) {
-            TierChunk chunk = newChunks.getOrElse(keysInChunkOrder.get(i), null);
-            if (chunk == null) {
-                continue;
-            }
-            stamp++;
-            newRecency = newRecency.remove(chunk.touched()).put(stamp, chunk.key());
-            newChunks = newChunks.put(chunk.key(), chunk.withTouched(stamp));
-        }
-        return new CpuTier(capacity, newChunks, newRecency, stamp);
+        return writingThenTouching(List.of(), keysInChunkOrder);
     }
 
     /**
@@ -113,7 +101,7 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
      * out and put again (a store writes the chunks it then touches).
      */
     public CpuTier writingThenTouching(List<String> written, List<String> touched) {
-        java.util.HashMap<String, TierChunk> added = new java.util.HashMap<>();
+        java.util.HashMap<String, TierChunk> added = written.isEmpty() ? null : new java.util.HashMap<>();
         long stamp = clock;
         for (String key : written) {
             if (!chunks.containsKey(key) && !added.containsKey(key)) {
@@ -122,10 +110,10 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
             }
         }
         HashMap<String, TierChunk> newChunks = chunks;
-        TreeMap<Long, String> newRecency = recency;
+        TreeMap<Long, String> newEvictable = evictable;
         for (int i = touched.size() - 1; i >= 0; i--) {
             String key = touched.get(i);
-            TierChunk fresh = added.get(key);
+            TierChunk fresh = added == null ? null : added.get(key);
             if (fresh != null) {
                 stamp++;
                 added.put(key, fresh.withTouched(stamp));
@@ -136,64 +124,69 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
                 continue;
             }
             stamp++;
-            newRecency = newRecency.remove(chunk.touched()).put(stamp, chunk.key());
-            newChunks = newChunks.put(chunk.key(), chunk.withTouched(stamp));
+            if (chunk.evictable()) {
+                newEvictable = newEvictable.remove(chunk.touched()).put(stamp, key);
+            }
+            newChunks = newChunks.put(key, chunk.withTouched(stamp));
         }
         for (String key : written) {
-            TierChunk fresh = added.remove(key); // in the order written, as writing() puts them
+            TierChunk fresh = added.remove(key); // in the order written, as writing() puts them; being written, not evictable
             if (fresh != null) {
                 newChunks = newChunks.put(key, fresh);
-                newRecency = newRecency.put(fresh.touched(), key);
             }
         }
-        return new CpuTier(capacity, newChunks, newRecency, stamp);
+        return new CpuTier(capacity, newChunks, newEvictable, stamp);
     }
 
     /** Chunks whose write completed become loadable; a ready chunk is not a touch. */
     public CpuTier ready(List<String> keys) {
-        HashMap<String, TierChunk> newChunks = chunks;
-        for (String key : keys) {
-            TierChunk chunk = newChunks.getOrElse(key, null);
-            if (chunk != null) {
-                newChunks = newChunks.put(key, chunk.withReady());
-            }
-        }
-        return new CpuTier(capacity, newChunks, recency, clock);
+        return changed(keys, TierChunk::withReady);
     }
 
     public CpuTier remove(Collection<String> keys) {
         HashMap<String, TierChunk> newChunks = chunks;
-        TreeMap<Long, String> newRecency = recency;
+        TreeMap<Long, String> newEvictable = evictable;
         for (String key : keys) {
             TierChunk chunk = newChunks.getOrElse(key, null);
             if (chunk != null) {
                 newChunks = newChunks.remove(key);
-                newRecency = newRecency.remove(chunk.touched());
+                if (chunk.evictable()) {
+                    newEvictable = newEvictable.remove(chunk.touched());
+                }
             }
         }
-        return new CpuTier(capacity, newChunks, newRecency, clock);
+        return new CpuTier(capacity, newChunks, newEvictable, clock);
     }
 
     public CpuTier pin(List<String> keys) {
-        return addPins(keys, 1);
+        return changed(keys, chunk -> chunk.withPins(chunk.pins() + 1));
     }
 
     public CpuTier unpin(List<String> keys) {
-        return addPins(keys, -1);
+        return changed(keys, chunk -> chunk.withPins(Math.max(0, chunk.pins() - 1)));
     }
 
     public CpuTier cleared() {
         return new CpuTier(capacity, HashMap.empty(), TreeMap.empty(), clock);
     }
 
-    private CpuTier addPins(List<String> keys, int delta) {
+    /** Each held chunk of {@code keys} changed in place (its stamp kept), entering or leaving the evictable order. */
+    private CpuTier changed(Collection<String> keys, UnaryOperator<TierChunk> change) {
         HashMap<String, TierChunk> newChunks = chunks;
+        TreeMap<Long, String> newEvictable = evictable;
         for (String key : keys) {
             TierChunk chunk = newChunks.getOrElse(key, null);
-            if (chunk != null) {
-                newChunks = newChunks.put(key, chunk.withPins(Math.max(0, chunk.pins() + delta)));
+            if (chunk == null) {
+                continue;
+            }
+            TierChunk next = change.apply(chunk);
+            newChunks = newChunks.put(key, next);
+            if (chunk.evictable() && !next.evictable()) {
+                newEvictable = newEvictable.remove(chunk.touched());
+            } else if (!chunk.evictable() && next.evictable()) {
+                newEvictable = newEvictable.put(chunk.touched(), key);
             }
         }
-        return new CpuTier(capacity, newChunks, recency, clock);
+        return new CpuTier(capacity, newChunks, newEvictable, clock);
     }
 }

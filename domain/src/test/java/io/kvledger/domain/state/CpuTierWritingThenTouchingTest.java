@@ -29,7 +29,7 @@ class CpuTierWritingThenTouchingTest {
             CpuTier actual = tier.writingThenTouching(written, touched);
             String what = "seed " + seed + ": written " + written + ", touched " + touched;
             assertEquals(expected.chunks(), actual.chunks(), what);
-            assertEquals(expected.recency(), actual.recency(), what);
+            assertEquals(expected.evictable(), actual.evictable(), what);
             assertEquals(expected.clock(), actual.clock(), what);
             assertEquals(expected.evictionCandidates(64, java.util.Set.of()),
                     actual.evictionCandidates(64, java.util.Set.of()), what);
