@@ -1,0 +1,88 @@
+package io.kvledger.tests.failure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher stops short runs at C1 (a simulation of up to 100,000 requests, a log tool's log under 400 MB,
+ * a compressed one counted at 8 times its size) and leaves long ones and other commands to C2;
+ * {@code KVLEDGER_JIT} overrides. The real launcher runs in a copy of the project root that holds the real jar,
+ * and the JVM itself says which level it was given ({@code -XX:+PrintFlagsFinal}).
+ */
+class LauncherJitTest {
+
+    private static final Pattern TIER_STOP = Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d)");
+
+    @TempDir
+    Path root;
+
+    @BeforeEach
+    void copyTheLauncherAndJar() throws Exception {
+        Files.copy(Path.of("../../kvledger"), root.resolve("kvledger"));
+        Path target = Files.createDirectories(root.resolve("infrastructure/cli/target"));
+        Path jar = Files.copy(Kvledger.jar(), target.resolve("kvledger.jar"));
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(60)));
+    }
+
+    @Test
+    void shortSimulationsAndSmallLogsStopAtC1() throws Exception {
+        Path log = Files.copy(Path.of("src/test/resources/foreign-logs/clean_foreign_delay_free.jsonl"), root.resolve("log.jsonl"));
+        assertEquals(1, tierStop(Map.of(), "simulate", "--requests", "20"));
+        assertEquals(1, tierStop(Map.of(), "simulate", "--requests=100000", "--seed", "x"));
+        assertEquals(1, tierStop(Map.of(), "audit", log.toString()));
+        assertEquals(1, tierStop(Map.of(), "replay", "--at", "3", log.toString()));
+        assertEquals(1, tierStop(Map.of("KVLEDGER_JIT", "c1"), "run", root.resolve("missing.jsonl").toString()));
+    }
+
+    @Test
+    void longRunsAndOtherCommandsKeepC2() throws Exception {
+        Path small = Files.copy(Path.of("src/test/resources/foreign-logs/clean_foreign_delay_free.jsonl"), root.resolve("log.jsonl"));
+        assertEquals(4, tierStop(Map.of(), "simulate", "--requests", "100001", "--seed", "x"));
+        assertEquals(4, tierStop(Map.of(), "audit", sparse("big.jsonl", 400_000_000L).toString()));
+        assertEquals(4, tierStop(Map.of(), "replay", sparse("big.jsonl.gz", 50_000_000L).toString()));
+        assertEquals(4, tierStop(Map.of(), "run", root.resolve("missing.jsonl").toString()));
+        assertEquals(4, tierStop(Map.of("KVLEDGER_JIT", "c2"), "audit", small.toString()));
+    }
+
+    /** A file of {@code size} bytes that takes no disk; the command refuses it at once. */
+    private Path sparse(String name, long size) throws Exception {
+        Path path = root.resolve(name);
+        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
+            file.setLength(size);
+        }
+        return path;
+    }
+
+    /** The level the launcher's JVM was stopped at (4 when C2 runs too). */
+    private int tierStop(Map<String, String> env, String... args) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder();
+        builder.command().add("bash");
+        builder.command().add(root.resolve("kvledger").toString());
+        builder.command().addAll(java.util.List.of(args));
+        builder.environment().put("KVLEDGER_CDS", "off");
+        builder.environment().put("KVLEDGER_JAVA_OPTS", "-Xmx256m -XX:+PrintFlagsFinal");
+        builder.environment().remove("KVLEDGER_JIT");
+        builder.environment().putAll(env);
+        Path out = root.resolve("out");
+        Process process = builder.directory(root.toFile()).redirectError(root.resolve("err").toFile())
+                .redirectOutput(out.toFile()).start();
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", args));
+        Matcher flag = TIER_STOP.matcher(Files.readString(out, StandardCharsets.UTF_8));
+        assertTrue(flag.find(), "the JVM printed its flags for " + String.join(" ", args));
+        return Integer.parseInt(flag.group(1));
+    }
+}
