@@ -1,8 +1,5 @@
 package io.kvledger.infrastructure.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.replay.LogFold;
@@ -11,11 +8,11 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.log.RawParse;
 import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -66,7 +63,7 @@ final class BenchCommand implements Callable<Integer> {
             long tokens = 0;
             for (int round = 1; round <= Math.max(1, rounds); round++) {
                 Clock clock = new Clock();
-                tokens = parse(file);
+                tokens = RawParse.tokens(file);
                 parse = clock.lap();
                 events = read(file);
                 read = clock.lap();
@@ -128,26 +125,6 @@ final class BenchCommand implements Callable<Integer> {
             cpu = nowCpu;
             return lap;
         }
-    }
-
-    /** Every token read, numbers decoded and strings made: the least any reader of the file must do. */
-    static long parse(Path file) throws IOException {
-        long tokens = 0;
-        long sink = 0;
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-             JsonParser parser = new JsonFactory().createParser(in)) {
-            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
-                tokens++;
-                switch (token) {
-                    case FIELD_NAME -> sink += parser.currentName().length();
-                    case VALUE_STRING -> sink += parser.getText().length();
-                    case VALUE_NUMBER_INT -> sink += parser.getNumberValue().longValue();
-                    case VALUE_NUMBER_FLOAT -> sink += (long) parser.getDoubleValue();
-                    default -> sink++;
-                }
-            }
-        }
-        return sink == Long.MIN_VALUE ? -tokens : tokens;
     }
 
     /** The reader alone, on this thread: every line read and checked into its event, nothing folded. */
