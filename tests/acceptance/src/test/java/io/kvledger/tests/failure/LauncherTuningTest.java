@@ -20,12 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher stops short runs at C1 (a simulation of up to 100,000 requests, a log tool's log under 400 MB,
  * a compressed one counted at 8 times its size) and leaves long ones and other commands to C2;
- * {@code KVLEDGER_JIT} overrides. The real launcher runs in a copy of the project root that holds the real jar,
+ * {@code KVLEDGER_JIT} overrides. The batch tools run on the serial collector unless the user names one. The real launcher runs in a copy of the project root that holds the real jar,
  * and the JVM itself says which level it was given ({@code -XX:+PrintFlagsFinal}).
  */
-class LauncherJitTest {
+class LauncherTuningTest {
 
     private static final Pattern TIER_STOP = Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d)");
+    private static final Pattern SERIAL_GC = Pattern.compile("UseSerialGC\\s+=\\s+(true|false)");
 
     @TempDir
     Path root;
@@ -58,6 +59,16 @@ class LauncherJitTest {
         assertEquals(4, tierStop(Map.of("KVLEDGER_JIT", "c2"), "audit", small.toString()));
     }
 
+    @Test
+    void batchToolsRunOnTheSerialCollectorUnlessTheUserNamesOne() throws Exception {
+        Path log = Files.copy(Path.of("src/test/resources/foreign-logs/clean_foreign_delay_free.jsonl"), root.resolve("log.jsonl"));
+        assertEquals("true", flags(Map.of(), SERIAL_GC, "audit", log.toString()));
+        assertEquals("true", flags(Map.of(), SERIAL_GC, "simulate", "--requests", "20"));
+        assertEquals("false", flags(Map.of(), SERIAL_GC, "run", root.resolve("missing.jsonl").toString()));
+        assertEquals("false", flags(Map.of("KVLEDGER_JAVA_OPTS", "-Xmx256m -XX:+PrintFlagsFinal -XX:+UseParallelGC"), SERIAL_GC,
+                "audit", log.toString()));
+    }
+
     /** A file of {@code size} bytes that takes no disk; the command refuses it at once. */
     private Path sparse(String name, long size) throws Exception {
         Path path = root.resolve(name);
@@ -69,6 +80,11 @@ class LauncherJitTest {
 
     /** The level the launcher's JVM was stopped at (4 when C2 runs too). */
     private int tierStop(Map<String, String> env, String... args) throws Exception {
+        return Integer.parseInt(flags(env, TIER_STOP, args));
+    }
+
+    /** The value of one flag as the launched JVM reports it. */
+    private String flags(Map<String, String> env, Pattern flag, String... args) throws Exception {
         ProcessBuilder builder = new ProcessBuilder();
         builder.command().add("bash");
         builder.command().add(root.resolve("kvledger").toString());
@@ -81,8 +97,8 @@ class LauncherJitTest {
         Process process = builder.directory(root.toFile()).redirectError(root.resolve("err").toFile())
                 .redirectOutput(out.toFile()).start();
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", args));
-        Matcher flag = TIER_STOP.matcher(Files.readString(out, StandardCharsets.UTF_8));
-        assertTrue(flag.find(), "the JVM printed its flags for " + String.join(" ", args));
-        return Integer.parseInt(flag.group(1));
+        Matcher value = flag.matcher(Files.readString(out, StandardCharsets.UTF_8));
+        assertTrue(value.find(), "the JVM printed its flags for " + String.join(" ", args));
+        return value.group(1);
     }
 }
