@@ -22,6 +22,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.LogEntry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -135,6 +136,25 @@ class StoreSnapshotTest {
         Files.writeString(file, String.join("\n", lines.subList(0, keep)) + "\n");
 
         assertOpensFromEvents(file, fold(file), "but the store has");
+    }
+
+    @Test
+    void aSnapshotFromBeforeTheTiersEvictableOrderIsReportedAndTheStoreOpensFromItsEvents() throws Exception {
+        Path file = dir.resolve("store.jsonl");
+        EngineState live = run(file, 0, 40);
+        Path snapshot = SnapshotFile.pathOf(file);
+        List<String> lines = Files.readAllLines(snapshot);
+        assertTrue(lines.get(1).contains("\"evictable\":"), "the tier's order is written under its name");
+        // As the version before issue 18 wrote it: the tier's order under its old name, checksums whole.
+        byte[] state = lines.get(1).replace("\"evictable\":", "\"recency\":").getBytes(StandardCharsets.UTF_8);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(state);
+        com.fasterxml.jackson.databind.node.ObjectNode header = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        header.put("stateBytes", state.length).put("stateCrc", crc.getValue());
+        Files.writeString(snapshot, header + "\n" + new String(state, StandardCharsets.UTF_8) + "\n");
+
+        assertOpensFromEvents(file, live, "cannot be read");
     }
 
     @Test
