@@ -1,0 +1,95 @@
+package io.kvledger.domain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.state.EngineState;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A remembered fold is given back only for the very same state object and an equal event, and only for
+ * the last 16 folds; anything else is folded, to what {@link EngineFold#evolve} gives.
+ */
+class RecentFoldsTest {
+
+    private static final EngineState CONFIGURED = EngineFold.evolve(null, EngineConfigured.of(EngineConfig.DEFAULTS));
+
+    private static RequestRegistered registered(int i) {
+        return new RequestRegistered("r" + i, 2, List.of(i, i + 1));
+    }
+
+    @Test
+    void theSameStateAndAnEqualEventGiveTheRememberedResult() {
+        RecentFolds folds = new RecentFolds();
+        EngineState first = folds.evolve(CONFIGURED, registered(1));
+        assertEquals(EngineFold.evolve(CONFIGURED, registered(1)), first);
+        assertSame(first, folds.evolve(CONFIGURED, registered(1)), "an equal event, another instance");
+    }
+
+    @Test
+    void anotherEventOrAnEqualButOtherStateIsFolded() {
+        RecentFolds folds = new RecentFolds();
+        EngineState first = folds.evolve(CONFIGURED, registered(1));
+        EngineState other = folds.evolve(CONFIGURED, registered(2));
+        assertEquals(EngineFold.evolve(CONFIGURED, registered(2)), other);
+        EngineState equalState = EngineFold.evolve(null, EngineConfigured.of(EngineConfig.DEFAULTS));
+        EngineState again = folds.evolve(equalState, registered(1));
+        assertEquals(first, again);
+        assertNotSame(first, again, "remembered by the state's identity, not its equality");
+    }
+
+    @Test
+    void theFirstFoldOfALogIsNotRemembered() {
+        RecentFolds folds = new RecentFolds();
+        EngineConfigured configured = EngineConfigured.of(EngineConfig.DEFAULTS);
+        EngineState first = folds.evolve(null, configured);
+        assertEquals(CONFIGURED, first);
+        assertNotSame(first, folds.evolve(null, configured));
+    }
+
+    @Test
+    void sixteenFoldsAreRememberedAndTheSeventeenthPushesTheOldestOut() {
+        RecentFolds folds = new RecentFolds();
+        List<EngineState> states = new ArrayList<>();
+        EngineState state = CONFIGURED;
+        for (int i = 0; i < 17; i++) {
+            states.add(state);
+            state = folds.evolve(state, registered(i));
+        }
+        // Folds 1..16 are remembered (newest first); fold 0 was pushed out by the seventeenth.
+        for (int i = 16; i >= 1; i--) {
+            EngineState remembered = EngineFold.evolve(states.get(i), registered(i));
+            EngineState given = folds.evolve(states.get(i), registered(i));
+            assertEquals(remembered, given);
+            assertSame(given, folds.evolve(states.get(i), registered(i)), "fold " + i);
+        }
+        RecentFolds fresh = new RecentFolds();
+        EngineState kept = CONFIGURED;
+        EngineState firstResult = null;
+        for (int i = 0; i < 17; i++) {
+            EngineState next = fresh.evolve(kept, registered(i));
+            if (i == 0) {
+                firstResult = next;
+            }
+            kept = next;
+        }
+        assertNotSame(firstResult, fresh.evolve(CONFIGURED, registered(0)), "the oldest of seventeen is forgotten");
+        RecentFolds sixteen = new RecentFolds();
+        EngineState s = CONFIGURED;
+        EngineState firstOfSixteen = null;
+        for (int i = 0; i < 16; i++) {
+            EngineState next = sixteen.evolve(s, registered(i));
+            if (i == 0) {
+                firstOfSixteen = next;
+            }
+            s = next;
+        }
+        assertSame(firstOfSixteen, sixteen.evolve(CONFIGURED, registered(0)), "the oldest of sixteen is still there");
+    }
+}
