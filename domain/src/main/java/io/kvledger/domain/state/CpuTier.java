@@ -72,16 +72,7 @@ public record CpuTier(int capacity, HashMap<String, TierChunk> chunks, TreeMap<L
 
     /** Adds chunks whose write is in flight; they are not loadable until {@link #ready}. Held keys stay as they are. */
     public CpuTier writing(List<String> keys) {
-        HashMap<String, TierChunk> newChunks = chunks;
-        long stamp = clock;
-        for (String key : keys) {
-            if (newChunks.containsKey(key)) {
-                continue;
-            }
-            stamp++;
-            newChunks = newChunks.put(key, new TierChunk(key, false, 0, stamp));
-        }
-        return new CpuTier(capacity, newChunks, evictable, stamp);
+        return writingThenTouching(keys, List.of());
     }
 
     /**
