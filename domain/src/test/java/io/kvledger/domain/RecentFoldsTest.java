@@ -69,27 +69,21 @@ class RecentFoldsTest {
             assertEquals(remembered, given);
             assertSame(given, folds.evolve(states.get(i), registered(i)), "fold " + i);
         }
-        RecentFolds fresh = new RecentFolds();
-        EngineState kept = CONFIGURED;
-        EngineState firstResult = null;
-        for (int i = 0; i < 17; i++) {
-            EngineState next = fresh.evolve(kept, registered(i));
-            if (i == 0) {
-                firstResult = next;
-            }
-            kept = next;
-        }
-        assertNotSame(firstResult, fresh.evolve(CONFIGURED, registered(0)), "the oldest of seventeen is forgotten");
+        RecentFolds seventeen = new RecentFolds();
+        assertNotSame(foldChain(seventeen, 17), seventeen.evolve(CONFIGURED, registered(0)),
+                "the oldest of seventeen is forgotten");
         RecentFolds sixteen = new RecentFolds();
-        EngineState s = CONFIGURED;
-        EngineState firstOfSixteen = null;
-        for (int i = 0; i < 16; i++) {
-            EngineState next = sixteen.evolve(s, registered(i));
-            if (i == 0) {
-                firstOfSixteen = next;
-            }
-            s = next;
+        assertSame(foldChain(sixteen, 16), sixteen.evolve(CONFIGURED, registered(0)), "the oldest of sixteen is still there");
+    }
+
+    /** Folds registrations 0 .. {@code length - 1} one onto the other from {@link #CONFIGURED}; the first fold's result. */
+    private static EngineState foldChain(RecentFolds folds, int length) {
+        EngineState first = null;
+        EngineState state = CONFIGURED;
+        for (int i = 0; i < length; i++) {
+            state = folds.evolve(state, registered(i));
+            first = i == 0 ? state : first;
         }
-        assertSame(firstOfSixteen, sixteen.evolve(CONFIGURED, registered(0)), "the oldest of sixteen is still there");
+        return first;
     }
 }

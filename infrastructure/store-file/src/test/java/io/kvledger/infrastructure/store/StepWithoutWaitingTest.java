@@ -53,7 +53,7 @@ class StepWithoutWaitingTest {
         try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)).config(CONFIG).build()) {
             decided.add(ledger.configured());
             ledger.flush(); // EngineConfigured written before the writer is held
-            hold(file, release);
+            WriterGates.hold(file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 20; i++) {
                 StepResult result = ledger.step(workload.next()); // would hang here if it waited for the writer
@@ -85,7 +85,7 @@ class StepWithoutWaitingTest {
             JsonlEventStorageEngine.writeGate = target -> {
                 int write = target.equals(file) ? writes.incrementAndGet() : 0;
                 if (write == 1) {
-                    awaitQuietly(release);
+                    WriterGates.awaitQuietly(release);
                 }
                 if (write == 4) {
                     throw new IOException("No space left on device");
@@ -138,7 +138,7 @@ class StepWithoutWaitingTest {
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
             long forcesBefore = store.forces();
             CountDownLatch release = new CountDownLatch(1);
-            hold(file, release);
+            WriterGates.hold(file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             List<CompletableFuture<Long>> forcedWhenDone = new ArrayList<>();
             List<Long> lastSeqs = new ArrayList<>();
@@ -167,7 +167,7 @@ class StepWithoutWaitingTest {
         Path file = dir.resolve("callback.jsonl");
         try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)).config(CONFIG).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            hold(file, release);
+            WriterGates.hold(file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             List<io.kvledger.domain.command.EngineCommand> next = workload.next();
             CompletableFuture<StepResult> chained = ledger.stepAsync(workload.next()).thenApply(done -> ledger.step(next));
@@ -196,25 +196,6 @@ class StepWithoutWaitingTest {
             assertEquals(store.lastSeq(), store.writtenSeq());
             assertEquals(store.lastSeq(), store.forcedSeq());
             assertEquals(store.lastSeq(), JsonlEventStorageEngineTest.readLog(file).size());
-        }
-    }
-
-    private static void hold(Path file, CountDownLatch release) {
-        JsonlEventStorageEngine.writeGate = target -> {
-            if (target.equals(file)) {
-                awaitQuietly(release);
-            }
-        };
-    }
-
-    /** Holds the writer until the latch is released; a test that never releases it fails its writes instead of hanging. */
-    private static void awaitQuietly(CountDownLatch latch) throws IOException {
-        try {
-            if (!latch.await(10, TimeUnit.SECONDS)) {
-                throw new IOException("the test held the writer for 10 s without releasing it");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

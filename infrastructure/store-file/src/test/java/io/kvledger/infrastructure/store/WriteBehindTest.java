@@ -211,17 +211,7 @@ class WriteBehindTest {
     /** Holds the writer thread of {@code file}'s store before its first write until the latch is released. */
     private static CountDownLatch hold(Path file) {
         CountDownLatch release = new CountDownLatch(1);
-        JsonlEventStorageEngine.writeGate = target -> {
-            if (target.equals(file)) {
-                try {
-                    if (!release.await(10, TimeUnit.SECONDS)) {
-                        throw new IOException("the test held the writer for 10 s without releasing it");
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        WriterGates.hold(file, release);
         return release;
     }
 
