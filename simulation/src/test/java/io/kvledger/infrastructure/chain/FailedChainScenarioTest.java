@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.cli.ScenarioRunner;
+import io.kvledger.infrastructure.host.ScenarioRunner;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import java.io.InputStream;
 import java.io.StringWriter;

@@ -8,6 +8,7 @@ import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -97,6 +98,23 @@ public final class Simulator {
         summary.nanos = System.nanoTime() - start;
         summary.checks = checks;
         return summary;
+    }
+
+    /** Runs the simulation and returns its log: {@code EngineConfigured}, then every event of every step, in order. */
+    public List<EngineEvent> events() {
+        List<EngineEvent> log = new ArrayList<>();
+        run(new Listener() {
+            @Override
+            public void configured(EngineConfigured configured) {
+                log.add(configured);
+            }
+
+            @Override
+            public void step(List<StepEntry> entries, List<EngineEvent> events) {
+                log.addAll(events);
+            }
+        });
+        return log;
     }
 
     private SimulationSummary onThisThread(StepChecker checker) {

@@ -9,7 +9,7 @@ import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.cli.ScenarioRunner;
+import io.kvledger.infrastructure.host.ScenarioRunner;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
@@ -129,20 +129,7 @@ class SameEventsOnEveryStoreTest {
     }
 
     private static List<EngineEvent> simulate(SimulationOptions options, BiFunction<EngineConfig, Void, KvLedger> ledgers) {
-        List<EngineEvent> events = new ArrayList<>();
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> ledgers.apply(config, null))
-                .run(new Simulator.Listener() {
-                    @Override
-                    public void configured(EngineConfigured configured) {
-                        events.add(configured);
-                    }
-
-                    @Override
-                    public void step(List<StepEntry> entries, List<EngineEvent> produced) {
-                        events.addAll(produced);
-                    }
-                });
-        return events;
+        return new Simulator(options, () -> (seq, event) -> List.of(), config -> ledgers.apply(config, null)).events();
     }
 
 

@@ -1,4 +1,4 @@
-package io.kvledger.infrastructure.cli;
+package io.kvledger.infrastructure.log;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.kvledger.domain.event.EngineEvent;
@@ -15,14 +15,14 @@ import java.io.UncheckedIOException;
  * unwrapped into the line, in the contract's spacing). A simulation writes a million lines in seconds,
  * so the cost per line is most of what writing its log costs. Not thread-safe.
  */
-final class LogLineEncoder {
+public final class LogLineEncoder {
 
     private final JsonGenerator generator;
     private final EventLineFields fields = new EventLineFields();
     private long seq;
 
     /** @param out receives the bytes in the generator's blocks of a few kilobytes, and at {@link #flush} */
-    LogLineEncoder(OutputStream out) {
+    public LogLineEncoder(OutputStream out) {
         try {
             generator = EventJson.lineGenerator(out);
         } catch (IOException e) {
@@ -30,7 +30,7 @@ final class LogLineEncoder {
         }
     }
 
-    void write(EngineEvent event) {
+    public void write(EngineEvent event) {
         try {
             fields.open(generator, ++seq, event);
             generator.writeEndObject();
@@ -40,18 +40,18 @@ final class LogLineEncoder {
         }
     }
 
-    void writeAll(Iterable<? extends EngineEvent> events) {
+    public void writeAll(Iterable<? extends EngineEvent> events) {
         for (EngineEvent event : events) {
             write(event);
         }
     }
 
     /** The seq of the last event written (0 before the first). */
-    long lastSeq() {
+    public long lastSeq() {
         return seq;
     }
 
-    void flush() {
+    public void flush() {
         try {
             generator.flush();
         } catch (IOException e) {

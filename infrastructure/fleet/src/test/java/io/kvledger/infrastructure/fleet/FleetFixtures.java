@@ -1,11 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
-import io.kvledger.application.KvLedger;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.check.Finding;
-import io.kvledger.application.engine.StepEntry;
-import io.kvledger.application.engine.StepResult;
-import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.EventLogReader;
@@ -34,21 +30,8 @@ final class FleetFixtures {
 
     /** Runs a seeded simulation as engine {@code engineId} of the store; returns its events. */
     static List<EngineEvent> simulate(PostgresStore store, String engineId, long seed, int requests) {
-        List<EngineEvent> events = new ArrayList<>();
         SimulationOptions options = SimulationOptions.DEFAULTS.withRequests(requests).withSeed(seed);
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> store.ledger(engineId).config(config).build())
-                .run(new Simulator.Listener() {
-                    @Override
-                    public void configured(EngineConfigured configured) {
-                        events.add(configured);
-                    }
-
-                    @Override
-                    public void step(List<StepEntry> entries, List<EngineEvent> produced) {
-                        events.addAll(produced);
-                    }
-                });
-        return events;
+        return new Simulator(options, () -> (seq, event) -> List.of(), config -> store.ledger(engineId).config(config).build()).events();
     }
 
 
@@ -81,15 +64,14 @@ final class FleetFixtures {
         return found;
     }
 
-    /** A processing node in a JVM of its own: {@code kvledger fleet node}. */
+    /** A processing node in a JVM of its own ({@link ChildNode}, what {@code kvledger fleet node} runs). */
     static Process childNode(String url, String view, String nodeId, int segments) throws Exception {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-Daxoniq.update-checker.disabled=true", "-Ddisable-axoniq-console-message=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", classPath, "io.kvledger.infrastructure.cli.KvLedgerCli",
-                "fleet", "node", "--store", url, "--view", view, "--node", nodeId, "--segments", String.valueOf(segments));
+                "-cp", classPath, ChildNode.class.getName(), url, view, nodeId, String.valueOf(segments));
         builder.redirectErrorStream(true);
         builder.redirectOutput(new File(System.getProperty("java.io.tmpdir"), "kvledger-fleet-" + nodeId + ".log"));
         return builder.start();
