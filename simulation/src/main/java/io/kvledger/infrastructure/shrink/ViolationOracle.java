@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.shrink;
 
 import io.kvledger.application.check.CheckCode;
-import io.kvledger.application.check.FindingCode;
+import io.kvledger.application.finding.FindingCode;
 import io.kvledger.application.check.LogCheck;
 import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;

@@ -2,8 +2,8 @@ package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.audit.AuditCode;
 import io.kvledger.application.check.CheckCode;
-import io.kvledger.application.check.Finding;
-import io.kvledger.application.check.FindingCode;
+import io.kvledger.application.finding.Finding;
+import io.kvledger.application.finding.FindingCode;
 import io.kvledger.domain.event.RejectionCode;
 import java.util.ArrayList;
 import java.util.HashMap;

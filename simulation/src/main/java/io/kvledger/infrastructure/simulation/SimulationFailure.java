@@ -1,6 +1,6 @@
 package io.kvledger.infrastructure.simulation;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import java.util.List;
 import java.util.stream.Collectors;
 

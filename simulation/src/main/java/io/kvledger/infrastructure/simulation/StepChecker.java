@@ -2,7 +2,7 @@ package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.check.CheckCode;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.check.LogCheck;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;

@@ -2,7 +2,7 @@ package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.CheckCode;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.EngineCommand;

@@ -3,7 +3,7 @@ package io.kvledger.infrastructure.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import java.util.List;

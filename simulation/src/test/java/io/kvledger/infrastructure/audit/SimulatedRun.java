@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.audit;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;

@@ -2,7 +2,7 @@ package io.kvledger.infrastructure.chain;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.EngineFold;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.audit.AuditCode;
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.simulation.SimulationOptions;

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.shrink;
 
+import io.kvledger.application.check.FindingCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.application.check.FindingCode;
+import io.kvledger.application.finding.FindingCode;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
@@ -48,7 +49,7 @@ class ShrinkerTest {
     void withTheTableClampAloneAnAbortMidPrefillStoresNeverComputedTokensAndThatShrinksToo() throws Exception {
         Scenario simulated = simulatedScenario(120, 11);
         ViolationOracle broken = new ViolationOracle(DecisionExecution.of(PreFixAbortRule.withTableClamp()),
-                EventLogRules::new, FindingCode.parse("STORE_BEYOND_BOUND"));
+                EventLogRules::new, FindingCodes.parse("STORE_BEYOND_BOUND"));
         assertTrue(broken.shows(simulated));
 
         Shrinker.Result result = new Shrinker(broken).shrink(simulated);
@@ -57,7 +58,7 @@ class ShrinkerTest {
         assertEquals("RegisterRequest", commands.get(0), result.scenario().text());
         assertEquals("AbortRequest", commands.get(commands.size() - 1), result.scenario().text());
         assertTrue(commands.size() <= 4 && commands.contains("AllocateBlocks"), result.scenario().text());
-        assertFalse(realEngine(FindingCode.parse("STORE_BEYOND_BOUND")).shows(result.scenario()));
+        assertFalse(realEngine(FindingCodes.parse("STORE_BEYOND_BOUND")).shows(result.scenario()));
         System.out.println("shrunk " + result.originalLines() + " lines in " + result.oracleRuns() + " runs to:\n"
                 + result.scenario().text());
     }
@@ -71,7 +72,7 @@ class ShrinkerTest {
                 {"cmd": "AbortRequest", "requestId": "a"}
                 {"cmd": "FinishRequest", "requestId": "b", "reason": "STOPPED"}
                 """);
-        ViolationOracle terminated = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCode.parse("REQUEST_TERMINATED"));
+        ViolationOracle terminated = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCodes.parse("REQUEST_TERMINATED"));
 
         Shrinker.Result result = new Shrinker(terminated).shrink(scenario);
 
@@ -98,7 +99,7 @@ class ShrinkerTest {
                 {"cmd": "CompleteTransfer", "jobId": 1}
                 {"cmd": "CompleteTransfer", "jobId": 1}
                 """);
-        ViolationOracle twice = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCode.parse("JOB_ALREADY_COMPLETE"));
+        ViolationOracle twice = new ViolationOracle(ScenarioExecution.ledger(), EventLogRules::new, FindingCodes.parse("JOB_ALREADY_COMPLETE"));
 
         Shrinker.Result result = new Shrinker(twice).shrink(scenario);
 

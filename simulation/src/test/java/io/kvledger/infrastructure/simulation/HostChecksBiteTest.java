@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.EngineEvent;

@@ -49,7 +49,7 @@ class BatchedViewOfSimulatedEnginesTest {
                 }
                 for (var engine : written.entrySet()) {
                     assertEquals(FleetFixtures.audit(engine.getValue()), batchedView.violations().stream()
-                            .filter(f -> f.engineId().equals(engine.getKey())).map(f -> f.seq() + " " + f.code())
+                            .filter(f -> f.engineId().equals(engine.getKey())).map(f -> f.finding().seq() + " " + f.finding().code().name())
                             .collect(Collectors.toList()), engine.getKey() + ": the batched audit finds what audit finds");
                 }
                 assertFalse(batchedView.index().isEmpty(), "the engines' tiers hold chunks");

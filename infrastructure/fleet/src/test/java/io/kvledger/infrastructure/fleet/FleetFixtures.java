@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.EventLogReader;
@@ -58,7 +58,7 @@ final class FleetFixtures {
         List<String> found = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
             for (Finding v : auditor.check(i + 1, events.get(i))) {
-                found.add(v.seq() + " " + v.code());
+                found.add(v.seq() + " " + v.code().name());
             }
         }
         return found;

@@ -84,7 +84,7 @@ class FleetTakeoverTest {
             System.out.println("FLEET redelivered messages (skipped): " + fleet.redelivered());
             for (var engine : written.entrySet()) {
                 assertEquals(FleetFixtures.audit(engine.getValue()), fleet.violations().stream()
-                        .filter(f -> f.engineId().equals(engine.getKey())).map(f -> f.seq() + " " + f.code())
+                        .filter(f -> f.engineId().equals(engine.getKey())).map(f -> f.finding().seq() + " " + f.finding().code().name())
                         .collect(Collectors.toList()), engine.getKey() + ": the fleet audit finds what audit finds");
             }
             assertFalse(fleet.violations().isEmpty(), "the foreign logs break rules");

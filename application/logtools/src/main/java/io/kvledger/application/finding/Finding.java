@@ -1,8 +1,8 @@
-package io.kvledger.application.check;
+package io.kvledger.application.finding;
 
 /**
  * One broken rule, at the event (or host step) that broke it: what {@code kvledger audit} prints, what
- * the simulator fails on and what the shrinker shrinks for.
+ * the simulator fails on, what the shrinker shrinks for and what the fleet audit stores.
  *
  * @param seq       the event's position in the log (for a host check: the last event of the step)
  * @param code      the typed code
