@@ -1,4 +1,5 @@
-"""The README's ten-line Python example, run as a user would run it (from the repository root)."""
+"""The ten-line Python example the README points to (docs/python.md), run as a user would run it (from the
+repository root)."""
 
 import os
 import re
@@ -13,8 +14,10 @@ class ReadmeExampleTest(unittest.TestCase):
 
     def test_the_python_example_runs_and_prints_its_jobs_and_releases(self):
         readme = (support.REPO / "README.md").read_text(encoding="utf-8")
-        match = re.search(r"<!-- python-example -->\s*```python\n(.*?)```", readme, re.S)
-        self.assertIsNotNone(match, "the README has the marked example")
+        self.assertIn("(docs/python.md)", readme, "the README links the Python example")
+        page = (support.REPO / "docs" / "python.md").read_text(encoding="utf-8")
+        match = re.search(r"<!-- python-example -->\s*```python\n(.*?)```", page, re.S)
+        self.assertIsNotNone(match, "docs/python.md has the marked example")
         code = match.group(1)
         self.assertLessEqual(len(code.strip().splitlines()), 12, "about ten lines")
         env = dict(os.environ)

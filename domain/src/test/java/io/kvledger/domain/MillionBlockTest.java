@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every step costs linear work in its own size: a request holding a million blocks is allocated,
  * preempted, aborted and finished, stores and loads a million chunks, and its releases fold, each in
- * about a second (figures in BENCHMARKS.md; a quadratic release took minutes).
+ * about a second (figures in docs/performance.md; a quadratic release took minutes).
  */
 class MillionBlockTest {
 

@@ -24,7 +24,7 @@ import org.w3c.dom.NodeList;
 /**
  * The module graph of {@code docs/architecture.md} is the poms' graph: the same modules, the same
  * compile arrows ({@code -->}) and test arrows ({@code -.->}) between kvledger modules; and the BOM
- * lists every published module at the root's version.
+ * lists every published module at the root's version, and JUnit at the testkit's.
  */
 class ModuleGraphTest {
 
@@ -131,17 +131,25 @@ class ModuleGraphTest {
     @Test
     void theBomListsEveryPublishedModuleAtTheRootsVersion() throws Exception {
         Element root = parse(ROOT.resolve("pom.xml"));
-        Element bom = parse(ROOT.resolve("infrastructure/bom/pom.xml"));
+        Element bom = parse(ROOT.resolve("bom/pom.xml"));
         Set<String> published = new TreeSet<>(modules().keySet());
-        published.removeAll(Set.of("kvledger-bom", "kvledger-acceptance"));
+        published.removeAll(Set.of("kvledger-bom", "kvledger-acceptance", "kvledger-examples"));
         Set<String> listed = new TreeSet<>();
+        Set<String> imported = new TreeSet<>();
         for (Element dependency : children(child(child(bom, "dependencyManagement"), "dependencies"), "dependency")) {
+            if (!text(dependency, "groupId").equals("io.kvledger")) {
+                imported.add(text(dependency, "groupId") + ":" + text(dependency, "artifactId") + " " + text(dependency, "scope"));
+                continue;
+            }
             listed.add(text(dependency, "artifactId"));
             assertEquals("${project.version}", text(dependency, "version"), text(dependency, "artifactId"));
         }
 
         assertEquals(text(root, "version"), text(bom, "version"));
         assertEquals(published, listed);
+        assertEquals(Set.of("org.junit:junit-bom import"), imported, "beside kvledger's own, the BOM manages JUnit only");
+        assertEquals(text(child(root, "properties"), "junit.version"), text(child(bom, "properties"), "junit.version"),
+                "the BOM aligns a host's JUnit on the version the testkit is built on");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.kvledger.application.audit;
 
-import io.kvledger.application.check.FindingCode;
+import io.kvledger.application.finding.FindingCode;
 
 /**
  * The stable codes of {@code kvledger audit}, with contract section 5's names: its nine required codes

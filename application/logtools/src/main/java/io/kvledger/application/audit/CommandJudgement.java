@@ -1,6 +1,6 @@
 package io.kvledger.application.audit;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.decision.Decision;
 import io.kvledger.domain.event.EngineEvent;

@@ -1,6 +1,6 @@
 package io.kvledger.application.audit;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.kvledger.application.audit;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestEvent;

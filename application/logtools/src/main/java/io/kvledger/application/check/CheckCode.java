@@ -1,5 +1,7 @@
 package io.kvledger.application.check;
 
+import io.kvledger.application.finding.FindingCode;
+
 /** Finding codes of the log checks, the simulated host and the shrinker that are not audit codes. */
 public enum CheckCode implements FindingCode {
     /** The first event of a log is not {@code EngineConfigured}. */

@@ -1,6 +1,7 @@
 package io.kvledger.application.check;
 
 import io.kvledger.application.audit.Auditor;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.EngineConfigured;

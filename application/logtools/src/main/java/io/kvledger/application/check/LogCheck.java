@@ -1,5 +1,6 @@
 package io.kvledger.application.check;
 
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.event.EngineEvent;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package io.kvledger.application.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.ComputeTokens;

@@ -1,5 +1,6 @@
 package io.kvledger.application.check;
 
+import io.kvledger.application.finding.Finding;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.domain.event.EngineEvent;

@@ -3,7 +3,7 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.audit.CommandJudgement;
 import io.kvledger.application.audit.JudgementView;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.view.AuditExplainText;

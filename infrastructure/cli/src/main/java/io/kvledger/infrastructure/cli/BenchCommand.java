@@ -35,8 +35,8 @@ import picocli.CommandLine.Parameters;
  * figures do not.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Times a raw Jackson parse, audit and replay of LOG in one process, and a simulation;",
-                "and the reader alone; prints each time, events per second and the ratio to the parse."},
+        description = {"Times a raw Jackson parse, the reader, audit and replay of LOG, and a simulation, in one process.",
+                "Prints each time, events per second and the ratio to the parse."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:measured", "2:malformed input or a missing file"})
 final class BenchCommand implements Callable<Integer> {

@@ -16,9 +16,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "explain", mixinStandardHelpOptions = true,
-        description = {"Explains why a job holds exactly its chunks, from the state just before it was scheduled:",
-                "for a store the token bound O, the clamps of S, the cursor and the tier's answer;",
-                "for a load the match (L, a, h, externalTokens) and the destination blocks."},
+        description = {"Explains why a job holds exactly its chunks, from the state just before it was scheduled.",
+                "For a store: the token bound O, the clamps of S, the cursor and the tier's answer;",
+                "for a load: the match (L, a, h, externalTokens) and the destination blocks."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the job was explained", "1:no job of that id is scheduled in the log",
                 "2:malformed input (named on stderr, with its line) or a missing file"})

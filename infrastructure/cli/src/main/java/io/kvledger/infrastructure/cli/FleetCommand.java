@@ -131,14 +131,22 @@ final class FleetCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             try (PostgresStore shared = PostgresStore.open(store.url, 1)) {
-                List<FleetQueries.Finding> found = new FleetQueries(shared, store.view).violations();
+                List<FleetQueries.EngineFinding> found = new FleetQueries(shared, store.view).violations();
                 PrintWriter out = spec.commandLine().getOut();
-                for (FleetQueries.Finding f : found) {
-                    out.println(JSON.writeValueAsString(f));
+                for (FleetQueries.EngineFinding f : found) {
+                    out.println(JSON.writeValueAsString(ViolationLine.of(f)));
                 }
                 out.flush();
                 return found.isEmpty() ? 0 : 1;
             }
+        }
+    }
+
+    /** A violation's JSON line: these fields, in this order. */
+    record ViolationLine(String engineId, long seq, String code, String requestId, String reason) {
+        static ViolationLine of(FleetQueries.EngineFinding f) {
+            return new ViolationLine(f.engineId(), f.finding().seq(), f.finding().code().name(), f.finding().requestId(),
+                    f.finding().reason());
         }
     }
 

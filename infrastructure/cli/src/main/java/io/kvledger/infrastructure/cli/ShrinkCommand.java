@@ -1,7 +1,8 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.application.check.FindingCodes;
 import io.kvledger.application.check.EventLogRules;
-import io.kvledger.application.check.FindingCode;
+import io.kvledger.application.finding.FindingCode;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.shrink.Scenario;
@@ -47,7 +48,7 @@ final class ShrinkCommand implements Callable<Integer> {
         @Override
         public FindingCode convert(String value) {
             try {
-                return FindingCode.parse(value);
+                return FindingCodes.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

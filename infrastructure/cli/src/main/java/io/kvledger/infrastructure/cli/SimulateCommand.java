@@ -6,6 +6,7 @@ import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
+import io.kvledger.infrastructure.log.LogLineEncoder;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;
 import io.kvledger.infrastructure.simulation.Checks;
 import io.kvledger.infrastructure.simulation.SimulationFailure;

@@ -20,9 +20,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "trace", mixinStandardHelpOptions = true,
-        description = {"Writes the log as a Chrome Trace Event Format file that ui.perfetto.dev and chrome://tracing open:",
-                "a track per request (its states, its store and load jobs), instants for flushes, rejections and resets,",
-                "counters of the CPU tier, jobs in flight and fenced blocks. See docs/trace.md."},
+        description = {"Writes the log as a Chrome Trace Event Format file, which ui.perfetto.dev and chrome://tracing open.",
+                "It has a track per request (its states, its store and load jobs), instants for flushes, rejections and",
+                "resets, and counters of the CPU tier, jobs in flight and fenced blocks. See docs/trace.md."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trace was written",
                 "2:malformed input (named on stderr; the trace up to the line before it is still written and valid), "

@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.view;
 
 import io.kvledger.application.audit.JudgementView;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import java.io.PrintWriter;
 
 /** {@code kvledger audit LOG --explain SEQ} as text: the findings, the state before, then rules and log side by side. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The log tools fold a request of a million blocks (allocated, preempted, allocated again, aborted, each
  * release naming them all) in time linear in the blocks: a quadratic release took minutes. Timing is in
- * BENCHMARKS.md; here the tools must finish and agree with the rules.
+ * docs/performance.md; here the tools must finish and agree with the rules.
  */
 class MillionBlockLogTest {
 

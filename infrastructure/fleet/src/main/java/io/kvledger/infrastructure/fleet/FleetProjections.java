@@ -1,7 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;

@@ -1,5 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
+import io.kvledger.application.check.FindingCodes;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,8 +18,8 @@ import java.util.TreeSet;
 /** Reads a fleet view's projections: what a KV-aware router and an operator ask. */
 public final class FleetQueries {
 
-    /** One violation the fleet audit recorded. */
-    public record Finding(String engineId, long seq, String code, String requestId, String reason) {
+    /** One violation the fleet audit recorded: the audit's finding, in the log of engine {@code engineId}. */
+    public record EngineFinding(String engineId, Finding finding) {
     }
 
     /** Per engine: events stored, and events the view has seen (equal when it has caught up). */
@@ -65,13 +67,14 @@ public final class FleetQueries {
     }
 
     /** The violations recorded, by engine and seq. */
-    public List<Finding> violations() throws SQLException {
-        List<Finding> found = new ArrayList<>();
+    public List<EngineFinding> violations() throws SQLException {
+        List<EngineFinding> found = new ArrayList<>();
         try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
                 "SELECT engine_id, seq, code, request_id, reason FROM " + schema.violation() + " ORDER BY engine_id, seq, code");
              ResultSet r = q.executeQuery()) {
             while (r.next()) {
-                found.add(new Finding(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getString(5)));
+                found.add(new EngineFinding(r.getString(1),
+                        new Finding(r.getLong(2), FindingCodes.parse(r.getString(3)), r.getString(4), r.getString(5))));
             }
         }
         return found;

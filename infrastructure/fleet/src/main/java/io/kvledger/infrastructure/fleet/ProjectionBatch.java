@@ -1,6 +1,6 @@
 package io.kvledger.infrastructure.fleet;
 
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.ChunksStored;
@@ -206,7 +206,7 @@ class BatchedProjectionTest {
                 }
             }
         });
-        List<String> found = view.violations().stream().map(f -> f.engineId() + " " + f.seq() + " " + f.code()).toList();
+        List<String> found = view.violations().stream().map(f -> f.engineId() + " " + f.finding().seq() + " " + f.finding().code().name()).toList();
         assertEquals(new TreeSet<>(expected), new TreeSet<>(found));
         assertEquals(expected.size(), found.size(), "each finding once");
         assertFalse(found.isEmpty(), "random tier events break the audit's rules");

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The floor the log tools are measured against ({@code kvledger bench}, BENCHMARKS.md): a raw Jackson
+ * The floor the log tools are measured against ({@code kvledger bench}, docs/performance.md): a raw Jackson
  * streaming parse of a file, every token read, numbers decoded and strings made, nothing checked or kept.
  */
 public final class RawParse {

@@ -15,12 +15,13 @@ import org.zeromq.ZMQ;
 /**
  * Clients as a router makes them: a connection whose handshake stalls is dropped and made again (on
  * this loaded 2-core machine a fresh ZeroMQ TCP connection sometimes never completes its handshake),
- * a replay request without an answer is made again on a new socket (ZeroMQ's "lazy pirate").
+ * a replay request without an answer is made again on a new socket (ZeroMQ's "lazy pirate"). Shared
+ * with the acceptance tests through this module's test jar.
  */
-final class TestSockets {
+public final class TestSockets {
 
     /** A SUB socket on its own context, subscribed to {@code topic} once the publisher counts {@code subscriptions}. */
-    record Subscriber(ZContext context, ZMQ.Socket socket) implements AutoCloseable {
+    public record Subscriber(ZContext context, ZMQ.Socket socket) implements AutoCloseable {
         @Override
         public void close() {
             context.close();
@@ -30,13 +31,13 @@ final class TestSockets {
     private TestSockets() {
     }
 
-    static Subscriber subscriber(ZmqKvEventPublisher publisher, String topic, int subscriptions) {
+    public static Subscriber subscriber(ZmqKvEventPublisher publisher, String topic, int subscriptions) {
         for (int attempt = 0; attempt < 5; attempt++) {
             ZContext context = new ZContext();
             ZMQ.Socket sub = context.createSocket(SocketType.SUB);
             sub.setLinger(0);
             sub.setRcvHWM(0);
-            sub.setReceiveTimeOut(5_000);
+            sub.setReceiveTimeOut(10_000);
             sub.subscribe(topic.getBytes(StandardCharsets.UTF_8));
             sub.connect(publisher.endpoint());
             try {
@@ -44,13 +45,14 @@ final class TestSockets {
                 return new Subscriber(context, sub);
             } catch (ConditionTimeoutException e) {
                 context.close();
+                await().atMost(Duration.ofSeconds(3)).until(() -> publisher.subscribers() < subscriptions);
             }
         }
         throw new AssertionError("no subscription reached the publisher in 5 attempts");
     }
 
     /** Every message of one replay from {@code start}, the end marker included. */
-    static List<List<byte[]>> replay(String endpoint, long start) {
+    public static List<List<byte[]>> replay(String endpoint, long start) {
         for (int attempt = 0; attempt < 5; attempt++) {
             try (ZContext context = new ZContext()) {
                 ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);

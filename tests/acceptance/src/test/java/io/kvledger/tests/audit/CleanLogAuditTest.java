@@ -3,7 +3,7 @@ package io.kvledger.tests.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.infrastructure.cli.KvLedgerCli;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.io.ByteArrayOutputStream;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.audit.Auditor;
-import io.kvledger.application.check.Finding;
+import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.AppendTokens;

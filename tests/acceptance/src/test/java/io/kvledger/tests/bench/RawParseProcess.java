@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 /**
  * {@code kvledger bench}'s raw parse as a process of its own: the floor of the log tools' whole-process
- * targets, so a tool's {@code /usr/bin/time} can be set beside it (BENCHMARKS.md, issue 18).
+ * targets, so a tool's {@code /usr/bin/time} can be set beside it (docs/performance.md).
  *
  * <pre>java -Xmx256m -cp infrastructure/cli/target/kvledger.jar:tests/acceptance/target/test-classes \
  *     io.kvledger.tests.bench.RawParseProcess LOG</pre>

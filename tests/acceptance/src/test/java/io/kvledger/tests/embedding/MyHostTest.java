@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** README's testkit example, compiled and run as written there (the last test checks it is the same text). */
+/** The testkit example of docs/testkit.md, compiled and run as written there (the last test checks it is the same text). */
 class MyHostTest {
     private final MyHost host = new MyHost(4);   // your adapter: scheduler decisions -> kvledger commands
 
@@ -25,13 +25,13 @@ class MyHostTest {
     }
 
     @Test
-    void theReadmeShowsExactlyThisExample() throws Exception {
-        String readme = Files.readString(Path.of("../../README.md"));
+    void theTestkitPageShowsExactlyThisExample() throws Exception {
+        String readme = Files.readString(Path.of("../../docs/testkit.md"));
         String example = readme.substring(readme.indexOf("class MyHostTest {"));
         example = example.substring(0, example.indexOf("```"));
         String source = Files.readString(Path.of("src/test/java/io/kvledger/tests/embedding/MyHostTest.java"));
         for (String line : example.strip().split("\n")) {
-            assertTrue(source.contains(line), "README line not in this test: " + line);
+            assertTrue(source.contains(line), "docs/testkit.md line not in this test: " + line);
         }
         assertTrue(example.lines().count() >= 10, example);
     }

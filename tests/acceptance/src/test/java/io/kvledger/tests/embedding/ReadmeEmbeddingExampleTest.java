@@ -15,6 +15,7 @@ import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -26,6 +27,21 @@ class ReadmeEmbeddingExampleTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void theReadmeShowsThisExample() throws Exception {
+        String readme = Files.readString(Path.of("../../README.md"));
+        String example = readme.substring(readme.indexOf("## Embedding"));
+        example = example.substring(example.indexOf("```java\n"), example.indexOf("```\n", example.indexOf("```java\n") + 8));
+        for (String line : List.of(
+                "EngineConfig config = EngineConfig.DEFAULTS.withGpuBlockSize(16).withReleasePolicy(ReleasePolicy.FENCE);",
+                "FileStores.ledger(Path.of(\"engine-0.jsonl\"), FsyncPolicy.ALWAYS, config)",
+                "ledger.step(List.of(new RegisterRequest(\"r1\", promptTokens), new MatchPrefix(\"r1\")));",
+                "new AllocateBlocks(\"r1\", List.of(7, 8)),", "new ComputeTokens(\"r1\", 32),", "new AbortRequest(\"r2\")));",
+                "step.storeJobs()", "step.flushes()", "step.releases()", "step.rejections()")) {
+            assertTrue(example.contains(line), "the README's embedding example has " + line + ":\n" + example);
+        }
+    }
 
     @Test
     void theReadmeExampleStoresTheComputedChunksAndResumes() {

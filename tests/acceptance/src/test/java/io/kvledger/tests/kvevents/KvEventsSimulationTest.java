@@ -8,25 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
-import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.kvevents.KvEvent;
 import io.kvledger.infrastructure.kvevents.KvEvent.AllBlocksCleared;
+import io.kvledger.infrastructure.kvevents.TestSockets;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.Simulator;
 import io.kvledger.tests.kvevents.SubscriberFrames.Message;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.zeromq.SocketType;
-import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
@@ -47,7 +42,7 @@ class KvEventsSimulationTest {
                 io.kvledger.domain.config.ReleasePolicy.FENCE, resetRate);
         try (ZmqKvEventPublisher publisher = ZmqKvEventPublisher.builder("tcp://127.0.0.1:*")
                 .replayEndpoint("tcp://127.0.0.1:*").topic(TOPIC).build();
-             Subscriber subscriber = Subscriber.connect(publisher, 1)) {
+             TestSockets.Subscriber subscriber = TestSockets.subscriber(publisher, TOPIC, 1)) {
             ZMQ.Socket sub = subscriber.socket();
 
             List<EngineEvent> log = simulate(options, publisher);
@@ -66,7 +61,7 @@ class KvEventsSimulationTest {
             assertEquals(live.size(), publisher.published());
             assertEquals(0, publisher.dropped());
 
-            try (Subscriber late = Subscriber.connect(publisher, 2)) {
+            try (TestSockets.Subscriber late = TestSockets.subscriber(publisher, TOPIC, 2)) {
                 lateSubscriberCatchesUp(late.socket(), publisher, live);
             }
         }
@@ -88,7 +83,7 @@ class KvEventsSimulationTest {
         assertTrue(k >= live.size(), "the first live batch comes after the run's: " + k);
         assertEquals(List.of(new AllBlocksCleared()), first[0].batch().events());
 
-        List<List<byte[]>> replayed = replay(publisher.replayEndpoint(), 0);
+        List<List<byte[]>> replayed = TestSockets.replay(publisher.replayEndpoint(), 0);
         long expectedSeq = 0;
         for (List<byte[]> frames : replayed) {
             assertEquals(0, frames.get(0).length, "the REQ-style empty delimiter");
@@ -106,85 +101,9 @@ class KvEventsSimulationTest {
         assertTrue(expectedSeq > k, "replay and live together cover 0.." + k + " (replay ended at " + expectedSeq + ")");
     }
 
-    /**
-     * A SUB socket on its own context, subscribed: the publisher must count {@code subscriptions}. A
-     * connection whose handshake has not completed in 3 s is dropped and made again, as a router does
-     * when it sees no traffic (on this loaded machine a fresh ZeroMQ connection sometimes stalls).
-     */
-    private record Subscriber(ZContext context, ZMQ.Socket socket) implements AutoCloseable {
-
-        static Subscriber connect(ZmqKvEventPublisher publisher, int subscriptions) {
-            for (int attempt = 0; attempt < 5; attempt++) {
-                ZContext context = new ZContext();
-                ZMQ.Socket sub = context.createSocket(SocketType.SUB);
-                sub.setLinger(0);
-                sub.setRcvHWM(0);
-                sub.setReceiveTimeOut(10_000);
-                sub.subscribe(TOPIC.getBytes(StandardCharsets.UTF_8));
-                sub.connect(publisher.endpoint());
-                try {
-                    await().atMost(Duration.ofSeconds(3)).until(() -> publisher.subscribers() >= subscriptions);
-                    return new Subscriber(context, sub);
-                } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    context.close();
-                    await().atMost(Duration.ofSeconds(3)).until(() -> publisher.subscribers() < subscriptions);
-                }
-            }
-            throw new AssertionError("no subscription reached the publisher in 5 attempts");
-        }
-
-        @Override
-        public void close() {
-            context.close();
-        }
-    }
-
-    /**
-     * One replay request, as a careful client makes it (ZeroMQ's "lazy pirate"): a DEALER sends the
-     * REQ-style empty delimiter and the start seq; without an answer in time it is closed and the
-     * request made again on a new one. Returns every message up to the end marker.
-     */
-    private static List<List<byte[]>> replay(String endpoint, long start) {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            try (ZContext context = new ZContext()) {
-                ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
-                dealer.setLinger(0);
-                dealer.setReceiveTimeOut(2_000);
-                dealer.connect(endpoint);
-                dealer.sendMore(new byte[0]);
-                dealer.send(ByteBuffer.allocate(8).putLong(start).array());
-                List<List<byte[]>> messages = new ArrayList<>();
-                for (byte[] first = dealer.recv(); first != null; first = dealer.recv()) {
-                    List<byte[]> frames = new ArrayList<>(List.of(first));
-                    while (dealer.hasReceiveMore()) {
-                        frames.add(dealer.recv());
-                    }
-                    messages.add(frames);
-                    if (frames.size() == 3 && ByteBuffer.wrap(frames.get(1)).getLong() == -1) {
-                        return messages;
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no complete replay from " + endpoint + " in 5 attempts");
-    }
-
     /** The simulator's log: every event of every step, in order. */
     private static List<EngineEvent> simulate(SimulationOptions options, ZmqKvEventPublisher publisher) {
-        List<EngineEvent> log = new ArrayList<>();
-        new Simulator(options, () -> (seq, event) -> List.of(), config -> ledger(config, publisher))
-                .run(new Simulator.Listener() {
-                    @Override
-                    public void configured(EngineConfigured configured) {
-                        log.add(configured);
-                    }
-
-                    @Override
-                    public void step(List<StepEntry> entries, List<EngineEvent> events) {
-                        log.addAll(events);
-                    }
-                });
-        return log;
+        return new Simulator(options, () -> (seq, event) -> List.of(), config -> ledger(config, publisher)).events();
     }
 
     private static KvLedger ledger(EngineConfig config, ZmqKvEventPublisher publisher) {

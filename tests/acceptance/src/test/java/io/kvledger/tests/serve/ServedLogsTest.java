@@ -10,7 +10,7 @@ import io.kvledger.application.KvLedger;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.infrastructure.cli.ScenarioRunner;
+import io.kvledger.infrastructure.host.ScenarioRunner;
 import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;

@@ -1,0 +1,114 @@
+package io.kvledger.infrastructure.simulation;
+
+import io.kvledger.application.audit.AuditCode;
+import io.kvledger.application.check.CheckCode;
+import io.kvledger.application.finding.Finding;
+import io.kvledger.application.finding.FindingCode;
+import io.kvledger.domain.event.RejectionCode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the simulated host checks online, from its own side: it never writes a GPU block that a
+ * transfer still physically reads or writes (having waited for every flush the engine asked for), it
+ * is only asked to free blocks it gave the request, transfers it is asked to wait for exist, a chunk a
+ * load still reads is not evicted, the tier stays within capacity, and it is refused nothing but late
+ * or repeated completions. Findings carry the seq of the step's last event.
+ */
+final class HostChecks {
+
+    private final List<Finding> findings = new ArrayList<>();
+    private long seq;
+
+    void at(long lastSeq) {
+        this.seq = lastSeq;
+    }
+
+    List<Finding> drain() {
+        List<Finding> drained = List.copyOf(findings);
+        findings.clear();
+        return drained;
+    }
+
+    /** Blocks handed out fresh are about to be written: no transfer may still touch them. */
+    void allocated(String requestId, List<Integer> fresh, Workers workers) {
+        for (Integer block : fresh) {
+            for (Workers.Transfer transfer : workers.on(block)) {
+                fail(AuditCode.REUSE_WITHOUT_FLUSH, requestId, "block " + block + " is handed out while job " + transfer.jobId()
+                        + " (" + (transfer.store() ? "store" : "load") + " of " + transfer.requestId()
+                        + ") still " + (transfer.store() ? "reads" : "writes") + " it, and no flush was asked for");
+            }
+        }
+    }
+
+    /** The forward pass writes the KV of tokens {@code from .. to-1} into the request's blocks. */
+    void computed(SimRequest request, int from, int to, int blockSize, Workers workers, long now) {
+        int last = Math.min((to - 1) / blockSize, request.table.size() - 1);
+        for (int slot = from / blockSize; slot <= last; slot++) {
+            int block = request.table.get(slot);
+            for (Workers.Transfer transfer : workers.on(block)) {
+                if (transfer.startsAfterPassOf(request.id, now)) {
+                    continue;
+                }
+                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "the forward pass writes block " + block + " (slot " + slot
+                        + ") while job " + transfer.jobId() + " of " + transfer.requestId() + " still "
+                        + (transfer.store() ? "reads" : "writes") + " it");
+            }
+        }
+        if (to > request.table.size() * blockSize) {
+            fail(CheckCode.COMPUTE_BEYOND_TABLE, request.id, "tokens up to " + to + " computed with " + request.table.size() + " blocks");
+        }
+    }
+
+    /** A transfer's blocks must be blocks the host gave the request (and a load's no other transfer touches). */
+    void transferScheduled(long jobId, boolean store, SimRequest request, List<Integer> blocks, Workers workers) {
+        if (request == null) {
+            fail(AuditCode.STORE_BEYOND_ALLOCATED, null, "job " + jobId + " is for a request the host does not know");
+            return;
+        }
+        Map<Integer, Integer> held = new HashMap<>(); // each table entry names one block once, as List.remove would
+        request.table.forEach(block -> held.merge(block, 1, Integer::sum));
+        for (Integer block : blocks) {
+            if (held.getOrDefault(block, 0) > 0) {
+                held.merge(block, -1, Integer::sum);
+            } else {
+                fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
+                        + ", which the host did not give the request (table " + request.table + ")");
+            }
+            if (!store && !workers.on(block).isEmpty()) {
+                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "load " + jobId + " writes block " + block
+                        + " while job " + workers.on(block).get(0).jobId() + " still touches it");
+            }
+        }
+    }
+
+    void flushOfUnknownJob(long jobId) {
+        fail(CheckCode.FLUSH_OF_UNKNOWN_JOB, null, "FlushRequired names job " + jobId + ", which was never scheduled");
+    }
+
+    void releasedUnheld(String requestId, int block) {
+        fail(CheckCode.RELEASE_OF_UNHELD_BLOCK, requestId, "block " + block + " is released but the request does not hold it");
+    }
+
+    void evictedWhileLoading(String key) {
+        fail(CheckCode.PINNED_EVICTED, null, "chunk " + key + " is evicted while a load still reads it");
+    }
+
+    void tier(int size, int capacity) {
+        if (size > capacity) {
+            fail(AuditCode.TIER_OVER_CAPACITY, null, "the tier holds " + size + " chunks, capacity " + capacity);
+        }
+    }
+
+    void rejected(RejectionCode code, String requestId, String message) {
+        if (code != RejectionCode.JOB_ALREADY_COMPLETE && code != RejectionCode.STALE_JOB) {
+            fail(CheckCode.UNEXPECTED_REJECTION, requestId, code + ": " + message);
+        }
+    }
+
+    void fail(FindingCode code, String requestId, String reason) {
+        findings.add(new Finding(seq, code, requestId, reason));
+    }
+}
