@@ -27,7 +27,11 @@ class _Request:
 
 
 class Translator:
-    """Feed call records with :meth:`feed`; read ``commands`` and ``events`` (lists of dicts) as they grow."""
+    """Feed call records with :meth:`feed`; read ``commands`` and ``events`` (lists of dicts) as they grow.
+
+    ``events[:ready]`` is final; later events may still get a load job inserted before them (vLLM makes a
+    load at the allocation, as kvledger does, but names it in the step's metadata, built after).
+    """
 
     def __init__(self, config):
         self.config = dict(config)
@@ -42,6 +46,8 @@ class Translator:
         self._next_job = 0
         self._keys_of = {}
         self._seq = 0
+        self._stale_below = 0
+        self._awaiting_load = {}  # request id -> index in events just after its loading allocation
         self._event("EngineConfigured", **_full_config(self.config))
 
     # --- the calls -------------------------------------------------------------------------------
@@ -75,8 +81,24 @@ class Translator:
             # The request now waits for its load and is not in this step's scheduler output: its blocks are
             # reported here, with the load's tokens.
             self._allocate(rid, req, _tail(list(r["block_ids"]), req.table), external)
+            self._awaiting_load[rid] = len(self.events)
+
+    @property
+    def ready(self):
+        return min(self._awaiting_load.values(), default=len(self.events))
+
+    def release(self):
+        """At the end: no load job will come for an allocation still waiting for one."""
+        self._awaiting_load.clear()
 
     def _on_build_connector_meta(self, r):
+        loads = []
+        for job in r.get("load_jobs", ()):
+            at = self._awaiting_load.pop(job["req_id"], None)
+            if at is None:
+                loads.append(job)
+            else:
+                self._insert_load(job, at)
         self.step += 1
         for rid in r.get("preempted_req_ids", ()):
             req = self._requests.get(rid)
@@ -119,16 +141,20 @@ class Translator:
                               if j in self._jobs and self._jobs[j][1] not in r.get("preempted_req_ids", ()))
         if flush_others:
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
-        for job in r.get("load_jobs", ()):
+        for job in loads:
             self._schedule(job, "LoadJobScheduled")
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
             for job in jobs:
                 self._schedule(job, "StoreJobScheduled")
 
     def _on_update_connector_output(self, r):
+        invalid = set(r.get("invalid_block_ids", ()))
         for job_id, count in sorted(r.get("completed_jobs", {}).items()):
+            job = self._jobs.get(int(job_id))
+            # A load into blocks the worker reported in get_block_ids_with_load_errors failed.
+            failed = job is not None and job[0] == "LoadJobScheduled" and bool(invalid.intersection(job[2]))
             for _ in range(count):
-                self._complete(int(job_id))
+                self._complete(int(job_id), not failed)
         for rid in r.get("finished_sending", ()):
             req = self._requests.get(rid)
             if req is not None and req.finished and req.held:
@@ -164,6 +190,7 @@ class Translator:
         self._command("ResetCache")
         in_flight = sorted(self._jobs)
         self._event("CacheReset", staleBelowJobId=self._next_job)
+        self._stale_below = self._next_job
         if in_flight:
             self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
@@ -224,16 +251,20 @@ class Translator:
         self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=chunks, keys=keys, blockIds=blocks)
         self._keys_of[job_id] = keys
 
-    def _complete(self, job_id):
-        self._command("CompleteTransfer", jobId=job_id, success=True)
+    def _complete(self, job_id, success=True):
+        self._command("CompleteTransfer", jobId=job_id, success=success)
         job = self._jobs.get(job_id)
         if job is None:
+            if job_id < self._stale_below:  # vLLM ignores it, as kvledger refuses it
+                self._event("CommandRejected", line=len(self.commands) + 1, cmd="CompleteTransfer", code="STALE_JOB",
+                            message="job %d was dropped by a reset (stale below %d)" % (job_id, self._stale_below),
+                            jobId=job_id)
             return  # a completion vLLM ignores (below its stale threshold, or unknown)
         kind, rid, blocks, done = job
         done += 1
         if done < self.workers:
             self._jobs[job_id] = (kind, rid, blocks, done)
-            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=True)
+            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
         req = self._requests.get(rid)
@@ -245,7 +276,23 @@ class Translator:
             if keys:
                 self._event("ChunksStored", keys=keys)
         else:
-            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=True)
+            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
+
+    def _insert_load(self, job, at):
+        """The load job right after the allocation that made it; the events after it move one seq on."""
+        tail = self.events[at:]
+        del self.events[at:]
+        self._seq = self.events[-1]["seq"] if self.events else 0
+        step, self.step = self.step, (self.events[-1]["step"] if self.events else self.step)
+        self._schedule(job, "LoadJobScheduled")
+        self.step = step
+        for event in tail:
+            self._seq += 1
+            event["seq"] = self._seq
+            self.events.append(event)
+        for rid, index in self._awaiting_load.items():
+            if index > at:
+                self._awaiting_load[rid] = index + 1
 
     def _job_blocks(self, job_ids):
         out = []
