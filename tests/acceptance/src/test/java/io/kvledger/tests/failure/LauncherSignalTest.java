@@ -9,8 +9,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +34,7 @@ class LauncherSignalTest {
 
     @BeforeEach
     void copyTheLauncherAndJar() throws Exception {
-        Files.copy(Path.of("../../kvledger"), root.resolve("kvledger"));
-        Path target = Files.createDirectories(root.resolve("infrastructure/cli/target"));
-        Path jar = Files.copy(Kvledger.jar(), target.resolve("kvledger.jar"));
-        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(60)));
+        Path target = Kvledger.launcherRoot(root);
         cds = target.resolve("cds");
     }
 

@@ -1,7 +1,6 @@
 package io.kvledger.tests.kvevents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.event.EngineEvent;
@@ -9,7 +8,6 @@ import io.kvledger.infrastructure.cli.KvLedgerCli;
 import io.kvledger.infrastructure.kvevents.KvEvent;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
-import io.kvledger.tests.kvevents.SubscriberFrames.Message;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -48,13 +46,7 @@ class RunKvEventsTest {
             assertEquals(0, run.get(60, TimeUnit.SECONDS));
             List<KvEvent> expected = KvEventsFromLog.expected(read(log));
             assertTrue(expected.size() > 10, "the run stores chunks: " + expected.size());
-            List<Message> messages = SubscriberFrames.receiveEvents(sub, "kv@pod-a@model", expected.size());
-            assertEquals(expected, SubscriberFrames.events(messages));
-            for (int i = 0; i < messages.size(); i++) {
-                assertEquals(i, messages.get(i).seq());
-            }
-            sub.setReceiveTimeOut(300);
-            assertNull(SubscriberFrames.receive(sub, "kv@pod-a@model"));
+            SubscriberFrames.assertReceivesExactly(sub, "kv@pod-a@model", expected);
         } finally {
             connected.context().close();
         }

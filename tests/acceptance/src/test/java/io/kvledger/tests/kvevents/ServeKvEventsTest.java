@@ -1,14 +1,12 @@
 package io.kvledger.tests.kvevents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.infrastructure.cli.KvLedgerCli;
 import io.kvledger.infrastructure.kvevents.KvEvent;
-import io.kvledger.tests.kvevents.SubscriberFrames.Message;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
@@ -76,13 +74,7 @@ class ServeKvEventsTest {
             List<KvEvent> expected = KvEventsFromLog.expected(RunKvEventsTest.read(log));
             assertTrue(expected.size() > 10, "the engine stores chunks: " + expected.size());
             ZMQ.Socket sub = connected.sub();
-            List<Message> messages = SubscriberFrames.receiveEvents(sub, "kv@pod-s@model", expected.size());
-            assertEquals(expected, SubscriberFrames.events(messages));
-            for (int i = 0; i < messages.size(); i++) {
-                assertEquals(i, messages.get(i).seq());
-            }
-            sub.setReceiveTimeOut(300);
-            assertNull(SubscriberFrames.receive(sub, "kv@pod-s@model"));
+            SubscriberFrames.assertReceivesExactly(sub, "kv@pod-s@model", expected);
         } finally {
             server.destroyForcibly();
             connected.context().close();

@@ -54,6 +54,17 @@ final class SubscriberFrames {
         return new Message(ByteBuffer.wrap(frames.get(1)).getLong(), frames.get(2), KvEventCodec.decode(frames.get(2)));
     }
 
+    /** {@code sub} receives exactly {@code expected} on {@code topic}, in batches numbered from 0, then nothing. */
+    static void assertReceivesExactly(ZMQ.Socket sub, String topic, List<KvEvent> expected) {
+        List<Message> messages = receiveEvents(sub, topic, expected.size());
+        assertEquals(expected, events(messages));
+        for (int i = 0; i < messages.size(); i++) {
+            assertEquals(i, messages.get(i).seq());
+        }
+        sub.setReceiveTimeOut(300);
+        org.junit.jupiter.api.Assertions.assertNull(receive(sub, topic), "nothing more");
+    }
+
     static List<KvEvent> events(List<Message> messages) {
         List<KvEvent> events = new ArrayList<>();
         messages.forEach(m -> events.addAll(m.batch().events()));
