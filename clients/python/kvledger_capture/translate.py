@@ -48,6 +48,7 @@ class Translator:
         self._seq = 0
         self._stale_below = 0
         self._awaiting_load = {}  # request id -> index in events just after its loading allocation
+        self._awaiting_finish = {}  # request id -> index in events just after its RequestFinished/Aborted
         self._event("EngineConfigured", **_full_config(self.config))
 
     # --- the calls -------------------------------------------------------------------------------
@@ -85,11 +86,12 @@ class Translator:
 
     @property
     def ready(self):
-        return min(self._awaiting_load.values(), default=len(self.events))
+        return min(list(self._awaiting_load.values()) + list(self._awaiting_finish.values()), default=len(self.events))
 
     def release(self):
         """At the end: no load job will come for an allocation still waiting for one."""
         self._awaiting_load.clear()
+        self._awaiting_finish.clear()
 
     def _on_build_connector_meta(self, r):
         loads = []
@@ -98,7 +100,19 @@ class Translator:
             if at is None:
                 loads.append(job)
             else:
-                self._insert_load(job, at)
+                self._insert(job, at, "LoadJobScheduled")
+        # vLLM builds a finished request's last store here, one step after the finish, from the blocks it freed
+        # (its fence guards them): the store kvledger makes at the finish, so it is written there.
+        finished, self._awaiting_finish = self._awaiting_finish, {}
+        store_jobs = []
+        for job in r.get("store_jobs", ()):
+            if job["req_id"] in finished:
+                self._insert(job, finished[job["req_id"]], "StoreJobScheduled")
+                for rid, index in finished.items():
+                    if index >= finished[job["req_id"]] and rid != job["req_id"]:
+                        finished[rid] = index + 1
+            else:
+                store_jobs.append(job)
         self.step += 1
         for rid in r.get("preempted_req_ids", ()):
             req = self._requests.get(rid)
@@ -117,7 +131,7 @@ class Translator:
         # vLLM decides a step's stores together, after all of the step's scheduling; each is written right
         # after the last fact of its request in the step, where the contract's rules would make it.
         stores = {}
-        for job in r.get("store_jobs", ()):
+        for job in store_jobs:
             stores.setdefault(job["req_id"], []).append(job)
         for sched in r.get("scheduled", ()):
             rid = sched["request"]["request_id"]
@@ -176,6 +190,7 @@ class Translator:
             self._command("FinishRequest", requestId=rid, reason=reason)
             self._event("RequestFinished", requestId=rid, reason=reason)
         req.finished = True
+        self._awaiting_finish[rid] = len(self.events)
         delay_free = bool(r.get("result", (False, None))[0])
         if req.held and not delay_free:
             self._event("BlocksReleased", requestId=rid, blockIds=list(req.table))
@@ -278,21 +293,22 @@ class Translator:
         else:
             self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
 
-    def _insert_load(self, job, at):
-        """The load job right after the allocation that made it; the events after it move one seq on."""
+    def _insert(self, job, at, event_type):
+        """A job at ``at`` (after the fact that made it); the events after it move one seq on."""
         tail = self.events[at:]
         del self.events[at:]
         self._seq = self.events[-1]["seq"] if self.events else 0
         step, self.step = self.step, (self.events[-1]["step"] if self.events else self.step)
-        self._schedule(job, "LoadJobScheduled")
+        self._schedule(job, event_type)
         self.step = step
         for event in tail:
             self._seq += 1
             event["seq"] = self._seq
             self.events.append(event)
-        for rid, index in self._awaiting_load.items():
-            if index > at:
-                self._awaiting_load[rid] = index + 1
+        for awaiting in (self._awaiting_load, self._awaiting_finish):
+            for rid, index in awaiting.items():
+                if index > at:
+                    awaiting[rid] = index + 1
 
     def _job_blocks(self, job_ids):
         out = []
