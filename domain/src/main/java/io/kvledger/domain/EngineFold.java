@@ -1,5 +1,6 @@
 package io.kvledger.domain;
 
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.CacheReset;
@@ -22,6 +23,7 @@ import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
@@ -63,8 +65,9 @@ public final class EngineFold {
             if (state.isKnown(e.requestId())) {
                 return state;
             }
+            EngineConfig config = state.config();
             RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
-                    state.config().gpuBlockSize());
+                    config.hashBlockSize(), config.isGrouped() ? config.groupCount() : 1);
             return state.withRequest(request).withRegistered(state.registered() + 1);
         }
         if (event instanceof LoadJobScheduled e) {
@@ -103,26 +106,37 @@ public final class EngineFold {
         if (event instanceof TokensAppended e) {
             return state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
         }
+        if (event instanceof PrefixMatched e && state.config().isGrouped()) {
+            var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
+            return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
+                    .withTier(GroupedFold.touch(state.tier(), GroupedKeys.of(state.config(), request, e.hitChunks())));
+        }
         if (event instanceof PrefixMatched e) {
             var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
-            var touched = request.keys(e.hitChunks(), state.config().blocksPerChunk());
+            var touched = request.keys(e.hitChunks().flat(), state.config().blocksPerChunk());
             return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
                     .withTier(state.tier().touch(touched));
         }
         if (event instanceof PrefixMatchDeferred) {
             return state.withRequest(request.withPendingMatch(null));
         }
+        if (event instanceof BlocksAllocated e && state.config().isGrouped()) {
+            return GroupedFold.allocated(state, request, e);
+        }
+        if (event instanceof WindowBlocksFreed e) {
+            return state.config().isGrouped() ? GroupedFold.freed(state, request, e) : state;
+        }
         if (event instanceof BlocksAllocated e) {
             RequestStatus status = request.isTerminal() ? request.status() : RequestStatus.RUNNING;
-            return state.withRequest(request.withBlockTable(request.blockTable().appendAll(e.blockIds()))
+            return state.withRequest(request.withBlockTable(request.blockTable().appendAll(e.blockIds().flat()))
                     .withStatus(status).withPendingMatch(null));
         }
         if (event instanceof RequestPreempted) {
             if (request.isTerminal()) {
                 return state;
             }
-            return state.withRequest(request.withComputed(0)
-                    .withStatus(RequestStatus.PREEMPTED).withPendingMatch(null));
+            RequestState preempted = request.withComputed(0).withStatus(RequestStatus.PREEMPTED).withPendingMatch(null);
+            return state.withRequest(state.config().isGrouped() ? GroupedFold.preempted(preempted) : preempted);
         }
         if (event instanceof RequestAborted) {
             return RequestFold.terminated(state, request, RequestStatus.ABORTED);
@@ -131,7 +145,7 @@ public final class EngineFold {
             return RequestFold.terminated(state, request, RequestStatus.FINISHED);
         }
         if (event instanceof BlocksReleased e) {
-            return RequestFold.released(state, request, e);
+            return state.config().isGrouped() ? GroupedFold.released(state, request, e) : RequestFold.released(state, request, e);
         }
         if (event instanceof CacheReset e) {
             return ResetFold.reset(state, e);

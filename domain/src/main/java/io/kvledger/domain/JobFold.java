@@ -22,15 +22,18 @@ final class JobFold {
     }
 
     static EngineState storeScheduled(EngineState state, StoreJobScheduled e) {
-        Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds());
+        Job job = Job.store(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat());
         RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
             // Only a foreign log stores for a request that is not live: keep the job and its writes.
-            return state.withTier(state.tier().writing(e.keys()))
+            return state.withTier(state.tier().writing(e.keys().flat()))
                     .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         }
+        if (state.config().isGrouped()) {
+            return GroupedFold.storeScheduled(state, request, e, job);
+        }
         int f = state.config().blocksPerChunk();
-        int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
+        int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().flat().get(e.chunkIndices().flat().size() - 1) + 1;
         int end = Math.max(request.cursor(), Math.max(StoreBound.storableChunks(state.config(), request), lastChunk));
         List<String> offered = new ArrayList<>(end - request.cursor());
         for (int chunk = request.cursor(); chunk < end && chunk < request.keyCount(f); chunk++) {
@@ -38,7 +41,7 @@ final class JobFold {
         }
         EngineState next = state
                 .withRequest(request.withCursor(end).withJobIds(request.jobIds().add(e.jobId())))
-                .withTier(state.tier().writingThenTouching(e.keys(), offered))
+                .withTier(state.tier().writingThenTouching(e.keys().flat(), offered))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         // A store made by the terminal command itself is fenced like the ones before it.
         return request.isTerminal() ? fenceStores(next, next.heldRequest(e.requestId())) : next;
@@ -47,20 +50,23 @@ final class JobFold {
     static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
         RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
-            Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), 0, 0, 0);
-            return state.withTier(state.tier().pin(e.keys()))
+            Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(), 0, 0, 0);
+            return state.withTier(state.tier().pin(e.keys().flat()))
                     .withJobs(state.jobs().put(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
         }
+        if (state.config().isGrouped()) {
+            return GroupedFold.loadScheduled(state, request, e);
+        }
         int gpuHitTokens = request.computed();
-        int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().get(e.chunkIndices().size() - 1) + 1;
+        int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().flat().get(e.chunkIndices().flat().size() - 1) + 1;
         int externalTokens = endChunk * state.config().chunkTokens() - gpuHitTokens;
-        Job job = Job.load(e.jobId(), e.requestId(), e.chunkIndices(), e.keys(), e.blockIds(), gpuHitTokens,
+        Job job = Job.load(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(), gpuHitTokens,
                 externalTokens, request.cursor());
         RequestState loading = request.withStatus(RequestStatus.LOADING)
                 .withCursor(Math.max(request.cursor(), endChunk))
                 .withJobIds(request.jobIds().add(e.jobId()));
         return state.withRequest(loading)
-                .withTier(state.tier().pin(e.keys()))
+                .withTier(state.tier().pin(e.keys().flat()))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
     }
 
@@ -90,6 +96,9 @@ final class JobFold {
                 request = request.withComputed(Math.min(job.gpuHitTokens() + job.externalTokens(), request.numTokens() - 1));
             } else {
                 request = request.withComputed(job.gpuHitTokens()).withCursor(job.cursorBefore());
+                if (job.groupCursorsBefore() != null) {
+                    request = GroupedFold.restoreCursors(request, job);
+                }
             }
             if (request.status() == RequestStatus.LOADING) {
                 request = request.withStatus(RequestStatus.RUNNING);

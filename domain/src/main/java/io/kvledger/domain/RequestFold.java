@@ -20,6 +20,9 @@ final class RequestFold {
      * The fold derives that here, so a log replays to the same state as the live engine.
      */
     static EngineState afterOfferTrigger(EngineState state, RequestState request) {
+        if (state.config().isGrouped()) {
+            return GroupedFold.afterOfferTrigger(state, request);
+        }
         StoreOffer offer = StoreOffer.of(state.config(), state.tier(), request);
         if (!offer.isHeldWhole()) {
             return state.withRequest(request);
@@ -35,14 +38,14 @@ final class RequestFold {
 
     /** Released blocks leave the table, in table order, one occurrence per released id. */
     static EngineState released(EngineState state, RequestState request, BlocksReleased event) {
-        Vector<Integer> table = BlockCounts.remove(request.blockTable(), event.blockIds());
+        Vector<Integer> table = BlockCounts.remove(request.blockTable(), event.blockIds().flat());
         return settle(state.withRequest(request.withBlockTable(table)), event.requestId());
     }
 
     /** Retires a terminated request once it holds no blocks and has no job in flight. */
     static EngineState settle(EngineState state, String requestId) {
         RequestState request = state.heldRequest(requestId);
-        if (request != null && request.isTerminal() && request.blockTable().isEmpty() && !request.hasJobsInFlight()) {
+        if (request != null && request.isTerminal() && !request.hasJobsInFlight() && !request.holdsBlocks()) {
             return state.retire(request);
         }
         return state;

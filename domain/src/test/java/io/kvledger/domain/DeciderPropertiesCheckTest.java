@@ -56,14 +56,14 @@ class DeciderPropertiesCheckTest {
         // chunk 1 (tokens 4..7) added although c = 6: what storing by n instead of c would do
         assertCaught("(iii)", event -> event instanceof StoreJobScheduled store
                 ? new StoreJobScheduled(store.jobId(), store.requestId(), List.of(0, 1),
-                        List.of(store.keys().get(0), "extra"), List.of(0, 1, 2, 3))
+                        List.of(store.keys().flat().get(0), "extra"), List.of(0, 1, 2, 3))
                 : event);
     }
 
     @Test
     void aStoreWhoseBlocksDisagreeWithItsChunksIsCaught() {
         assertCaught("(iii)", event -> event instanceof StoreJobScheduled store
-                ? new StoreJobScheduled(store.jobId(), store.requestId(), store.chunkIndices(), store.keys(), List.of(0))
+                ? new StoreJobScheduled(store.jobId(), store.requestId(), store.chunkIndices().flat(), store.keys().flat(), List.of(0))
                 : event);
     }
 

@@ -36,11 +36,11 @@ class LoadArithmeticTest {
         prompt.addAll(tokens(100, 4)); // n = 12: chunks 4 and 5 are r1's own
         ledger.run(new RegisterRequest("r1", prompt));
         PrefixMatched match = (PrefixMatched) ledger.run(new MatchPrefix("r1", 2)).get(0);
-        assertEquals(List.of(1, 2, 3), match.hitChunks());
+        assertEquals(List.of(1, 2, 3), match.hitChunks().flat());
         assertEquals(6, match.externalTokens()); // (a + h) * C - L = (1 + 3) * 2 - 2
 
         LoadJobScheduled load = (LoadJobScheduled) ledger.run(new AllocateBlocks("r1", List.of(9, 10, 11, 12), 6)).get(1);
-        assertEquals(List.of(10, 11, 12), load.blockIds(), "the GPU-hit block 9 keeps its KV");
+        assertEquals(List.of(10, 11, 12), load.blockIds().flat(), "the GPU-hit block 9 keeps its KV");
         ledger.run(new CompleteTransfer(load.jobId(), true));
         assertEquals(8, ledger.request("r1").computed());
         ledger.assertReplays();

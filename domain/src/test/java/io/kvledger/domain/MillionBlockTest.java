@@ -56,8 +56,8 @@ class MillionBlockTest {
         List<Integer> blocks = tokens(0, MILLION);
         ledger.run(new RegisterRequest("writer", prompt), new AllocateBlocks("writer", blocks));
         StoreJobScheduled store = (StoreJobScheduled) ledger.run(new ComputeTokens("writer", MILLION)).get(1);
-        assertEquals(1000, store.chunkIndices().size());
-        assertEquals(blocks, store.blockIds());
+        assertEquals(1000, store.chunkIndices().flat().size());
+        assertEquals(blocks, store.blockIds().flat());
         ledger.run(new CompleteTransfer(store.jobId()), new FinishRequest("writer", FinishReason.LENGTH));
 
         List<Integer> longer = new java.util.ArrayList<>(prompt);
@@ -66,7 +66,7 @@ class MillionBlockTest {
         List<Integer> destination = tokens(MILLION, MILLION + 1000);
         List<EngineEvent> allocation = ledger.run(new AllocateBlocks("reader", destination, MILLION));
         LoadJobScheduled load = (LoadJobScheduled) allocation.get(allocation.size() - 1);
-        assertEquals(destination.subList(0, MILLION), load.blockIds());
+        assertEquals(destination.subList(0, MILLION), load.blockIds().flat());
         // FENCE: at abort only the block the load does not write goes; the rest when the load ends.
         assertEquals(destination.subList(MILLION, MILLION + 1000), released(ledger.run(new AbortRequest("reader"))));
         assertEquals(destination.subList(0, MILLION), released(ledger.run(new CompleteTransfer(load.jobId()))));
@@ -76,6 +76,6 @@ class MillionBlockTest {
 
     private static List<Integer> released(List<EngineEvent> events) {
         return events.stream().filter(BlocksReleased.class::isInstance).map(BlocksReleased.class::cast)
-                .flatMap(event -> event.blockIds().stream()).toList();
+                .flatMap(event -> event.blockIds().flat().stream()).toList();
     }
 }

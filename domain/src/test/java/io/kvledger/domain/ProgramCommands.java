@@ -196,7 +196,7 @@ final class ProgramCommands {
                 int external = match == null ? step.a() % 3 * chunk : match.externalTokens();
                 int count = step.a() % 5;
                 if (match != null && request != null && step.a() % 4 != 0) {
-                    int end = match.hitChunks().isEmpty() ? 0 : match.hitChunks().get(match.hitChunks().size() - 1) + 1;
+                    int end = match.hitChunks().isEmpty() ? 0 : match.hitChunks().flat().get(match.hitChunks().flat().size() - 1) + 1;
                     count = Math.max(0, end * config.blocksPerChunk() - request.blockTable().size()) + step.a() % 2;
                 }
                 return new AllocateBlocks(id, blocks(step.b(), count), external);

@@ -158,13 +158,13 @@ final class ProgramDriver {
             checkStore(at, store);
         } else if (event instanceof LoadJobScheduled load) {
             checkJobId(load.jobId());
-            check(load.keys().size() == load.chunkIndices().size(), "load keys and chunks disagree: " + load);
+            check(load.keys().flat().size() == load.chunkIndices().flat().size(), "load keys and chunks disagree: " + load);
         } else if (event instanceof BlocksReleased released) {
             check(!released.blockIds().isEmpty(), "(vi) an empty BlocksReleased: " + released);
             RequestState request = at.heldRequest(released.requestId());
             check(request != null, "(vi) a release for a request that is not live: " + released);
             List<Integer> table = new ArrayList<>(request.blockTable().asJava());
-            for (Integer block : released.blockIds()) {
+            for (Integer block : released.blockIds().flat()) {
                 check(table.remove(block), "(vi) released block " + block + " is not in the table "
                         + request.blockTable() + ": " + released);
             }
@@ -191,27 +191,27 @@ final class ProgramDriver {
 
     private void checkStore(EngineState at, StoreJobScheduled store) {
         int f = config.blocksPerChunk();
-        int n = store.chunkIndices().size();
+        int n = store.chunkIndices().flat().size();
         check(n > 0, "(iii) an empty store: " + store);
-        check(store.keys().size() == n, "(iii) keys.size() != chunkIndices.size(): " + store);
-        check(store.blockIds().size() == f * n, "(iii) blockIds.size() != F * chunkIndices.size(): " + store);
+        check(store.keys().flat().size() == n, "(iii) keys.size() != chunkIndices.size(): " + store);
+        check(store.blockIds().flat().size() == f * n, "(iii) blockIds.size() != F * chunkIndices.size(): " + store);
         RequestState request = at.heldRequest(store.requestId());
         check(request != null, "(iii) a store of a request that is not live: " + store);
         int bound = StoreBound.tokenBound(config, request) / config.chunkTokens();
         for (int i = 0; i < n; i++) {
-            int chunk = store.chunkIndices().get(i);
+            int chunk = store.chunkIndices().flat().get(i);
             check(chunk < bound, "(iii) chunk " + chunk + " is not below floor(tokenBound/C) = " + bound
                     + " (c = " + request.computed() + ", n = " + request.numTokens() + "): " + store);
             check(chunk >= request.cursor(), "(iii) chunk " + chunk + " is below the cursor " + request.cursor());
-            check(i == 0 || chunk > store.chunkIndices().get(i - 1), "(iii) chunks ascend: " + store);
+            check(i == 0 || chunk > store.chunkIndices().flat().get(i - 1), "(iii) chunks ascend: " + store);
             check(chunk < request.keyCount(f), "(iii) chunk " + chunk + " has no key: " + store);
-            check(request.key(chunk, f).equals(store.keys().get(i)), "(iii) key of chunk " + chunk + ": " + store);
+            check(request.key(chunk, f).equals(store.keys().flat().get(i)), "(iii) key of chunk " + chunk + ": " + store);
             for (int j = 0; j < f; j++) {
                 int slot = chunk * f + j;
                 check(slot < request.blockTable().size(), "(iii) chunk " + chunk + " lies past the table "
                         + request.blockTable() + ": " + store);
-                check(request.blockTable().get(slot).equals(store.blockIds().get(i * f + j)),
-                        "(iii) source block " + store.blockIds().get(i * f + j) + " is not slot " + slot
+                check(request.blockTable().get(slot).equals(store.blockIds().flat().get(i * f + j)),
+                        "(iii) source block " + store.blockIds().flat().get(i * f + j) + " is not slot " + slot
                                 + " of the table " + request.blockTable() + ": " + store);
             }
         }

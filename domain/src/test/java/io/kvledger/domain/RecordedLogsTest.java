@@ -57,10 +57,15 @@ class RecordedLogsTest {
 
     /** The config and the steps of program {@code seed}: the property's distributions, drawn from a seeded Random. */
     static List<EngineEvent> run(long seed) {
+        return run(seed, java.util.function.UnaryOperator.identity());
+    }
+
+    /** Program {@code seed} on the config it draws, changed by {@code configs} (the same commands are drawn). */
+    static List<EngineEvent> run(long seed, java.util.function.UnaryOperator<EngineConfig> configs) {
         Random random = new Random(seed);
-        EngineConfig config = new EngineConfig(1 + random.nextInt(4), 1 + random.nextInt(3), 1 + random.nextInt(2),
+        EngineConfig config = configs.apply(new EngineConfig(1 + random.nextInt(4), 1 + random.nextInt(3), 1 + random.nextInt(2),
                 random.nextInt(7), random.nextBoolean() ? ReleasePolicy.FENCE : ReleasePolicy.DELAY_FREE,
-                random.nextInt(4) == 0 ? random.nextInt(25) : null, random.nextInt(5) == 0);
+                random.nextInt(4) == 0 ? random.nextInt(25) : null, random.nextInt(5) == 0));
         ProgramDriver driver = new ProgramDriver(config);
         int length = 1 + random.nextInt(80);
         for (int i = 0; i < length; i++) {

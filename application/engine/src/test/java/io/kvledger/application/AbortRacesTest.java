@@ -115,7 +115,7 @@ class AbortRacesTest {
         trace.ok(new MatchPrefix("r0", 0));
         trace.ok(new AllocateBlocks("r0", RaceTrace.blocks(0, 8)));
         StepResult computed = trace.ok(new ComputeTokens("r0", 32));
-        assertEquals(List.of(0, 1, 2, 3), computed.storeJobs().get(0).chunkIndices());
+        assertEquals(List.of(0, 1, 2, 3), computed.storeJobs().get(0).chunkIndices().flat());
         trace.ok(new CompleteTransfer(0, true));
         trace.ok(new FinishRequest("r0", FinishReason.STOPPED));
 
@@ -222,7 +222,7 @@ class AbortRacesTest {
         trace.ok(new RegisterRequest("r0", other));
         trace.ok(new MatchPrefix("r0", 0));
         trace.ok(new AllocateBlocks("r0", RaceTrace.blocks(0, 4)));
-        assertEquals(List.of(0, 1), trace.ok(new ComputeTokens("r0", 16)).storeJobs().get(0).chunkIndices());
+        assertEquals(List.of(0, 1), trace.ok(new ComputeTokens("r0", 16)).storeJobs().get(0).chunkIndices().flat());
 
         trace.ok(new RegisterRequest("r1", prompt));
         trace.ok(new MatchPrefix("r1", 0));
@@ -279,7 +279,7 @@ class AbortRacesTest {
         trace.ok(new RegisterRequest("r1", prompt));
         trace.ok(new MatchPrefix("r1", 0));
         trace.ok(new AllocateBlocks("r1", List.of(1, 2)));
-        assertEquals(List.of(0, 1), trace.ok(new ComputeTokens("r1", 8)).storeJobs().get(0).chunkIndices());
+        assertEquals(List.of(0, 1), trace.ok(new ComputeTokens("r1", 8)).storeJobs().get(0).chunkIndices().flat());
         trace.ok(new AppendTokens("r1", List.of(100)));                     // n = 9
         trace.ok(new AllocateBlocks("r1", List.of(3, 4, 5)));               // lookahead slots: table 5 blocks
         StepResult spec = trace.ok(new ComputeTokens("r1", 4));             // 1 real + 3 draft tokens: c = 12 > n
@@ -333,7 +333,7 @@ class AbortRacesTest {
         trace.ok(new MatchPrefix("r1", 0));
         trace.ok(new AllocateBlocks("r1", List.of(1, 2, 3, 4)));             // prompt + lookahead slots
         StepResult prefill = trace.ok(new ComputeTokens("r1", 6));          // c = 6: chunk 0
-        assertEquals(List.of(0), prefill.storeJobs().get(0).chunkIndices());
+        assertEquals(List.of(0), prefill.storeJobs().get(0).chunkIndices().flat());
         trace.ok(new AppendTokens("r1", List.of(100)));                     // n = 7
         StepResult spec = trace.ok(new ComputeTokens("r1", 5));             // c = 11 > n = 7
         assertTrue(spec.storeJobs().isEmpty(), "O = 7: S = 1 = s");

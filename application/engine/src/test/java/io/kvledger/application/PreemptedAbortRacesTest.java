@@ -241,7 +241,7 @@ class PreemptedAbortRacesTest {
         trace.ok(new MatchPrefix("r1", 0));
         trace.ok(new AllocateBlocks("r1", List.of(1, 2, 3, 4, 5, 6, 7, 8)));
         StepResult compute = trace.ok(new ComputeTokens("r1", 20));        // chunks 0, 1 from blocks 1..4
-        assertEquals(List.of(1, 2, 3, 4), compute.storeJobs().get(0).blockIds());
+        assertEquals(List.of(1, 2, 3, 4), compute.storeJobs().get(0).blockIds().flat());
         trace.ok(new AppendTokens("r1", RaceTrace.tokens(32, 8)));                    // n = 40, 5 keys
         StepResult preempt = trace.ok(new PreemptRequest("r1"));
         assertEquals(List.of(new RequestPreempted("r1"), new FlushRequired(List.of(0L), List.of(1, 2, 3, 4)),

@@ -111,22 +111,22 @@ final class RaceTrace implements AutoCloseable {
         assertNotNull(request, "a store of a request that is not live: " + store);
         int f = config.blocksPerChunk();
         int c = config.chunkTokens();
-        int n = store.chunkIndices().size();
+        int n = store.chunkIndices().flat().size();
         assertTrue(n > 0, "a store job stores something: " + store);
-        assertEquals(n, store.keys().size(), "len(keys) == len(chunkIndices): " + store);
-        assertEquals(f * n, store.blockIds().size(), "len(blockIds) == F * len(chunkIndices): " + store);
+        assertEquals(n, store.keys().flat().size(), "len(keys) == len(chunkIndices): " + store);
+        assertEquals(f * n, store.blockIds().flat().size(), "len(blockIds) == F * len(chunkIndices): " + store);
         int computedChunks = request.computed() / c;
         int boundChunks = StoreBound.tokenBound(config, request) / c;
         for (int i = 0; i < n; i++) {
-            int chunk = store.chunkIndices().get(i);
+            int chunk = store.chunkIndices().flat().get(i);
             assertTrue(chunk >= request.cursor(), "chunk " + chunk + " is below the cursor " + request.cursor());
             assertTrue(chunk < computedChunks, "chunk " + chunk + " reaches past c = " + request.computed()
                     + " (floor(c/C) = " + computedChunks + "): " + store);
             assertTrue(chunk < boundChunks, "chunk " + chunk + " reaches past O: " + store);
             assertTrue(chunk < request.keyCount(f), "chunk " + chunk + " has no key yet: " + store);
-            assertEquals(request.key(chunk, f), store.keys().get(i), "the key of chunk " + chunk);
+            assertEquals(request.key(chunk, f), store.keys().flat().get(i), "the key of chunk " + chunk);
             for (int j = 0; j < f; j++) {
-                Integer block = store.blockIds().get(i * f + j);
+                Integer block = store.blockIds().flat().get(i * f + j);
                 assertTrue(request.blockTable().contains(block), "source block " + block
                         + " is not in the table " + request.blockTable() + " of " + store.requestId());
                 assertTrue(chunk * f + j < request.blockTable().size(), "chunk " + chunk + " lies past the table");
@@ -153,7 +153,7 @@ final class RaceTrace implements AutoCloseable {
     /** Every store the request ever got lies below chunk {@code end}. */
     void assertAllStoresWithin(String requestId, int end) {
         for (StoreJobScheduled store : storesOf(requestId)) {
-            for (int chunk : store.chunkIndices()) {
+            for (int chunk : store.chunkIndices().flat()) {
                 assertTrue(chunk < end, "chunk " + chunk + " of " + store + " is at or past " + end);
             }
         }

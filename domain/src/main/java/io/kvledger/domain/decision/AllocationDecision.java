@@ -17,7 +17,12 @@ final class AllocationDecision {
     }
 
     static void allocate(Emitter emitter, RequestState request, AllocateBlocks command) {
-        Arguments.requireNonNegative("blockIds", command.blockIds());
+        if (emitter.state().config().isGrouped()) {
+            GroupedAllocation.allocate(emitter, request, command);
+            return;
+        }
+        GroupShapes.requireGroupCount("blockIds", command.blockIds(), emitter.state().config());
+        Arguments.requireNonNegative("blockIds", command.blockIds().flat());
         if (command.externalTokens() < 0) {
             throw Rejection.invalidArgument("externalTokens must be >= 0, was " + command.externalTokens());
         }
@@ -27,7 +32,7 @@ final class AllocationDecision {
         EngineConfig config = emitter.state().config();
         PrefixMatch load = command.externalTokens() > 0 ? requireLoadable(emitter, request, command, config) : null;
 
-        FlushRequired flush = Flushes.ofFencedBlocks(emitter.state(), command.blockIds());
+        FlushRequired flush = Flushes.ofFencedBlocks(emitter.state(), command.blockIds().flat());
         if (flush != null) {
             emitter.emit(flush);
         }
@@ -36,8 +41,8 @@ final class AllocationDecision {
             var table = emitter.request(request.requestId()).blockTable();
             int firstDestination = load.gpuHitTokens() / config.gpuBlockSize();
             List<Integer> destination = table.subSequence(firstDestination, load.endChunk() * config.blocksPerChunk()).asJava();
-            emitter.emit(new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks(),
-                    request.keys(load.hitChunks(), config.blocksPerChunk()), destination));
+            emitter.emit(new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks().flat(),
+                    request.keys(load.hitChunks().flat(), config.blocksPerChunk()), destination));
         }
     }
 
@@ -53,13 +58,13 @@ final class AllocationDecision {
             throw Rejection.invalidState("externalTokens " + command.externalTokens() + " is not the value of an unused "
                     + "PrefixMatched of request " + id + (match == null ? " (there is none)" : " (" + match.externalTokens() + ")"));
         }
-        for (String key : request.keys(match.hitChunks(), config.blocksPerChunk())) {
+        for (String key : request.keys(match.hitChunks().flat(), config.blocksPerChunk())) {
             if (!emitter.state().tier().isReady(key)) {
                 throw Rejection.invalidState("hit chunk " + key + " of request " + id + " is no longer ready in the CPU tier");
             }
         }
         long needed = (long) match.endChunk() * config.blocksPerChunk();
-        long after = (long) request.blockTable().size() + command.blockIds().size();
+        long after = (long) request.blockTable().size() + command.blockIds().flat().size();
         if (after < needed) {
             throw Rejection.invalidArgument("the table would hold " + after + " blocks; loading chunks up to "
                     + match.endChunk() + " needs " + needed);

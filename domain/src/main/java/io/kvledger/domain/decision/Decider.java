@@ -9,6 +9,7 @@ import io.kvledger.domain.command.CompleteTransfer;
 import io.kvledger.domain.command.ComputeTokens;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.FreeWindowBlocks;
 import io.kvledger.domain.command.InvalidCommand;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.PreemptRequest;
@@ -77,6 +78,8 @@ public final class Decider {
             LifecycleDecisions.abort(emitter, requireLive(state, c.requestId()));
         } else if (command instanceof FinishRequest c) {
             LifecycleDecisions.finish(emitter, requireLive(state, c.requestId()), c);
+        } else if (command instanceof FreeWindowBlocks c) {
+            WindowFreeDecision.free(emitter, requireLive(state, c.requestId()), c);
         } else if (command instanceof CompleteTransfer c) {
             CompletionDecision.complete(emitter, c);
         } else if (command instanceof ResetCache) {

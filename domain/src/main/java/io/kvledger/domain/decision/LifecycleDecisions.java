@@ -2,7 +2,9 @@ package io.kvledger.domain.decision;
 
 import io.kvledger.domain.command.FinishRequest;
 import io.kvledger.domain.command.RegisterRequest;
+import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
@@ -40,6 +42,19 @@ final class LifecycleDecisions {
     static void preempt(Emitter emitter, RequestState request) {
         if (request.status() != RequestStatus.RUNNING) {
             throw Rejection.invalidState("PreemptRequest needs a RUNNING request; " + request.requestId() + " is " + request.status());
+        }
+        if (emitter.state().config().isGrouped()) {
+            // The fold of the preemption empties every table (even one of null entries only): release what it held.
+            PerGroup<Integer> held = ReleaseDecision.heldBlocks(request, java.util.Set.of());
+            emitter.emit(new RequestPreempted(request.requestId()));
+            FlushRequired flush = Flushes.ofJobs(emitter.state(), request.jobIds());
+            if (flush != null) {
+                emitter.emit(flush);
+            }
+            if (!held.isEmpty()) {
+                emitter.emit(new BlocksReleased(request.requestId(), held));
+            }
+            return;
         }
         emitter.emit(new RequestPreempted(request.requestId()));
         FlushRequired flush = Flushes.ofJobs(emitter.state(), request.jobIds());

@@ -34,6 +34,10 @@ final class LookupDecision {
             emitter.emit(new PrefixMatchDeferred(id, hit, DeferReason.TRANSFER_IN_FLIGHT));
             return;
         }
+        if (config.isGrouped()) {
+            GroupedLookupDecision.match(emitter, request, hit);
+            return;
+        }
         int chunkTokens = config.chunkTokens();
         int fullChunks = request.numTokens() / chunkTokens;
         if ((long) fullChunks * chunkTokens - hit < chunkTokens) {

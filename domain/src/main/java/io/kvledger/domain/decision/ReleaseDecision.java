@@ -5,6 +5,7 @@ import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.group.PerGroup;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +15,46 @@ import java.util.Set;
 final class ReleaseDecision {
 
     private ReleaseDecision() {
+    }
+
+    /** Each group's non-null entries not in {@code except}, in table order (contract section 7.7). */
+    static PerGroup<Integer> heldBlocks(RequestState request, Set<Integer> except) {
+        if (request.tableCount() == 1 && except.isEmpty() && !request.blockTable().contains(null)) {
+            return PerGroup.single(request.blockTable().asJava());
+        }
+        List<List<Integer>> lists = new ArrayList<>(request.tableCount());
+        for (int g = 0; g < request.tableCount(); g++) {
+            List<Integer> held = new ArrayList<>();
+            for (Integer block : request.table(g)) {
+                if (block != null && !except.contains(block)) {
+                    held.add(block);
+                }
+            }
+            lists.add(held);
+        }
+        return PerGroup.of(lists);
+    }
+
+    /** As for one group, per group: FENCE keeps back each group's load destinations; never empty in all groups. */
+    private static void releaseTerminatedGroups(Emitter emitter, RequestState request) {
+        EngineState state = emitter.state();
+        Set<Integer> beingLoaded = new HashSet<>();
+        if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
+            if (request.hasJobsInFlight()) {
+                return;
+            }
+        } else {
+            for (long jobId : request.jobIds()) {
+                Job job = state.job(jobId);
+                if (job != null && job.isLoad()) {
+                    beingLoaded.addAll(job.blockIds());
+                }
+            }
+        }
+        PerGroup<Integer> released = heldBlocks(request, beingLoaded);
+        if (!released.isEmpty()) {
+            emitter.emit(new BlocksReleased(request.requestId(), released));
+        }
     }
 
     static void releaseWholeTable(Emitter emitter, String requestId) {
@@ -30,10 +71,14 @@ final class ReleaseDecision {
      */
     static void releaseTerminated(Emitter emitter, String requestId) {
         RequestState request = emitter.request(requestId);
-        if (request == null || !request.isTerminal() || request.blockTable().isEmpty()) {
+        if (request == null || !request.isTerminal() || !request.holdsBlocks()) {
             return;
         }
         EngineState state = emitter.state();
+        if (state.config().isGrouped()) {
+            releaseTerminatedGroups(emitter, request);
+            return;
+        }
         if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
             if (!request.hasJobsInFlight()) {
                 emitter.emit(new BlocksReleased(requestId, request.blockTable().asJava()));

@@ -22,11 +22,11 @@ final class ResetDecision {
             emitter.emit(flush);
         }
         List<RequestState> holding = emitter.state().requests().values().toJavaStream()
-                .filter(request -> request.isTerminal() && !request.blockTable().isEmpty())
+                .filter(request -> request.isTerminal() && request.holdsBlocks())
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .toList();
         for (RequestState request : holding) {
-            emitter.emit(new BlocksReleased(request.requestId(), request.blockTable().asJava()));
+            emitter.emit(new BlocksReleased(request.requestId(), ReleaseDecision.heldBlocks(request, java.util.Set.of())));
         }
     }
 }

@@ -23,6 +23,10 @@ final class StoreDecision {
      */
     static void offer(Emitter emitter, String requestId) {
         EngineConfig config = emitter.state().config();
+        if (config.isGrouped()) {
+            GroupedStoreDecision.offer(emitter, requestId);
+            return;
+        }
         CpuTier tier = emitter.state().tier();
         RequestState request = emitter.request(requestId);
         if (request == null) {

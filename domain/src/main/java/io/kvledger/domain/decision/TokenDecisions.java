@@ -29,6 +29,9 @@ final class TokenDecisions {
         Arguments.requirePositive("tokens", command.tokens());
         int chunkTokens = emitter.state().config().chunkTokens();
         long floor = Math.max(request.numTokens() - 1L, (long) request.cursor() * chunkTokens);
+        if (emitter.state().config().isGrouped()) {
+            floor = groupedFloor(emitter.state().config(), request);
+        }
         long computed = (long) request.computed() - command.tokens();
         if (computed < floor) {
             throw Rejection.invalidArgument("RejectTokens would take c from " + request.computed() + " to " + computed
@@ -36,6 +39,26 @@ final class TokenDecisions {
         }
         requireRunning(request, "RejectTokens");
         emitter.emit(new TokensRejected(request.requestId(), (int) computed));
+    }
+
+    /**
+     * With groups: the largest of {@code n - 1}, {@code s_g*C_g}, and {@code (j+1)*B_g + w_g - 1} for every null
+     * entry {@code j} of a sliding table (contract section 7.4), so no rejection brings a null position back
+     * into the window.
+     */
+    private static long groupedFloor(io.kvledger.domain.config.EngineConfig config, RequestState request) {
+        long floor = request.numTokens() - 1L;
+        for (int g = 0; g < config.groupCount(); g++) {
+            floor = Math.max(floor, (long) request.cursor(g) * config.chunkTokens(g));
+            io.kvledger.domain.config.KvCacheGroup group = config.group(g);
+            if (group.isSliding()) {
+                int lastNull = request.table(g).lastIndexOf(null);
+                if (lastNull >= 0) {
+                    floor = Math.max(floor, (lastNull + 1L) * group.blockSize() + group.slidingWindow() - 1);
+                }
+            }
+        }
+        return floor;
     }
 
     static void append(Emitter emitter, RequestState request, AppendTokens command) {

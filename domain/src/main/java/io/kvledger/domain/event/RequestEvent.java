@@ -5,7 +5,7 @@ public sealed interface RequestEvent extends EngineEvent
         permits RequestRegistered, PrefixMatched, PrefixMatchDeferred, BlocksAllocated, LoadJobScheduled,
         TokensComputed, TokensRejected, TokensAppended, StoreJobScheduled, StoreDeferred,
         StoreJobCompleted, LoadJobCompleted, TransferAcknowledged, RequestPreempted, RequestAborted,
-        RequestFinished, BlocksReleased {
+        RequestFinished, BlocksReleased, WindowBlocksFreed {
 
     String requestId();
 }

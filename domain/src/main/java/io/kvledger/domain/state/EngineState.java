@@ -19,16 +19,36 @@ import java.util.Optional;
  * @param jobs            jobs in flight by id
  * @param nextJobId       the id the next job gets
  * @param staleBelowJobId completions of jobs below it arrive after a reset and are stale
- * @param fences          GPU block id to the store jobs that still read it after its request ended
+ * @param fences          GPU block id to the store jobs that still read it after its request ended, or (with
+ *                        sliding-window groups) after its request freed it
+ * @param windowHolds     with groups: GPU block id to how many sliding-window table entries hold it (contract
+ *                        section 7.3, blocks still held); {@code null} for an engine without groups
  */
 public record EngineState(EngineConfig config, HashMap<String, RequestState> requests,
                           RetiredRequests retired, long registered, CpuTier tier,
                           TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                          HashMap<Integer, TreeSet<Long>> fences) {
+                          HashMap<Integer, TreeSet<Long>> fences, HashMap<Integer, Integer> windowHolds) {
+
+    public EngineState(EngineConfig config, HashMap<String, RequestState> requests, RetiredRequests retired,
+                       long registered, CpuTier tier, TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                       HashMap<Integer, TreeSet<Long>> fences) {
+        this(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
+                config.isGrouped() ? HashMap.empty() : null);
+    }
 
     public static EngineState initial(EngineConfig config) {
         return new EngineState(config, HashMap.empty(), RetiredRequests.empty(), 0,
                 CpuTier.empty(config.cpuCapacityChunks()), TreeMap.empty(), 0, 0, HashMap.empty());
+    }
+
+    /** Whether a sliding-window table entry holds {@code block}. */
+    public int windowHolders(Integer block) {
+        return windowHolds == null ? 0 : windowHolds.getOrElse(block, 0);
+    }
+
+    public EngineState withWindowHolds(HashMap<Integer, Integer> value) {
+        return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
+                value);
     }
 
     public Optional<RequestState> request(String requestId) {
@@ -72,43 +92,43 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
 
     public EngineState withRequest(RequestState request) {
         return new EngineState(config, requests.put(request.requestId(), request), retired, registered, tier, jobs,
-                nextJobId, staleBelowJobId, fences);
+                nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
     public EngineState withRequests(HashMap<String, RequestState> value) {
-        return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences);
+        return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
     public EngineState withRegistered(long value) {
-        return new EngineState(config, requests, retired, value, tier, jobs, nextJobId, staleBelowJobId, fences);
+        return new EngineState(config, requests, retired, value, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
     public EngineState withTier(CpuTier value) {
-        return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences);
+        return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
     public EngineState withJobs(TreeMap<Long, Job> value, long newNextJobId) {
         return new EngineState(config, requests, retired, registered, tier, value, newNextJobId, staleBelowJobId,
-                fences);
+                fences, windowHolds);
     }
 
     public EngineState withFences(HashMap<Integer, TreeSet<Long>> value) {
-        return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value);
+        return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value, windowHolds);
     }
 
     /** The same state remembering retired requests in {@code value} (a smaller bound, in tests). */
     public EngineState withRetired(RetiredRequests value) {
-        return new EngineState(config, requests, value, registered, tier, jobs, nextJobId, staleBelowJobId, fences);
+        return new EngineState(config, requests, value, registered, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
     public EngineState withStaleBelowJobId(long value) {
-        return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, value, fences);
+        return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, value, fences, windowHolds);
     }
 
     /** Moves a terminated request with nothing outstanding out of the live map. */
     public EngineState retire(RequestState request) {
         return new EngineState(config, requests.remove(request.requestId()),
                 retired.retire(request.requestId(), request.status()), registered, tier, jobs, nextJobId,
-                staleBelowJobId, fences);
+                staleBelowJobId, fences, windowHolds);
     }
 }

@@ -11,15 +11,25 @@ import java.util.List;
  * @param gpuHitTokens   for a load: {@code L} of the match it used
  * @param externalTokens for a load: tokens it adds past {@code L}
  * @param cursorBefore   for a load: the request's store cursor before the load, restored if it fails
+ * @param groupCursorsBefore for a load of two groups or more: the cursors of groups 1 .. G-1 before it; else
+ *                       {@code null}
  */
 public record Job(long jobId, JobKind kind, String requestId, List<Integer> chunkIndices, List<String> keys,
                   List<Integer> blockIds, int completions, boolean failed,
-                  int gpuHitTokens, int externalTokens, int cursorBefore) {
+                  int gpuHitTokens, int externalTokens, int cursorBefore, List<Integer> groupCursorsBefore) {
 
     public Job {
         chunkIndices = List.copyOf(chunkIndices);
         keys = List.copyOf(keys);
         blockIds = List.copyOf(blockIds);
+        groupCursorsBefore = groupCursorsBefore == null ? null : List.copyOf(groupCursorsBefore);
+    }
+
+    public Job(long jobId, JobKind kind, String requestId, List<Integer> chunkIndices, List<String> keys,
+               List<Integer> blockIds, int completions, boolean failed, int gpuHitTokens, int externalTokens,
+               int cursorBefore) {
+        this(jobId, kind, requestId, chunkIndices, keys, blockIds, completions, failed, gpuHitTokens, externalTokens,
+                cursorBefore, null);
     }
 
     public static Job store(long jobId, String requestId, List<Integer> chunkIndices, List<String> keys,
@@ -33,6 +43,14 @@ public record Job(long jobId, JobKind kind, String requestId, List<Integer> chun
                 gpuHitTokens, externalTokens, cursorBefore);
     }
 
+    /** A load of two groups or more, which restores {@code groupCursorsBefore} too if it fails. */
+    public static Job groupedLoad(long jobId, String requestId, List<Integer> chunkIndices, List<String> keys,
+                                  List<Integer> blockIds, int gpuHitTokens, int externalTokens, int cursorBefore,
+                                  List<Integer> groupCursorsBefore) {
+        return new Job(jobId, JobKind.LOAD, requestId, chunkIndices, keys, blockIds, 0, false,
+                gpuHitTokens, externalTokens, cursorBefore, groupCursorsBefore);
+    }
+
     public boolean isStore() {
         return kind == JobKind.STORE;
     }
@@ -43,6 +61,6 @@ public record Job(long jobId, JobKind kind, String requestId, List<Integer> chun
 
     public Job acknowledged(boolean success) {
         return new Job(jobId, kind, requestId, chunkIndices, keys, blockIds, completions + 1, failed || !success,
-                gpuHitTokens, externalTokens, cursorBefore);
+                gpuHitTokens, externalTokens, cursorBefore, groupCursorsBefore);
     }
 }

@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.domain.group.PerGroup;
 import java.util.List;
 
 /**
@@ -7,16 +8,17 @@ import java.util.List;
  *
  * @param gpuHitTokens   {@code L}
  * @param externalTokens tokens the hit chunks add past {@code L} (0 when there is nothing to load)
- * @param hitChunks      chunk indices {@code a .. a+h-1}
+ * @param hitChunks      chunk indices {@code a .. a+h-1}, per group
  */
-public record PrefixMatch(int gpuHitTokens, int externalTokens, List<Integer> hitChunks) {
+public record PrefixMatch(int gpuHitTokens, int externalTokens, PerGroup<Integer> hitChunks) {
 
-    public PrefixMatch {
-        hitChunks = List.copyOf(hitChunks);
+    public PrefixMatch(int gpuHitTokens, int externalTokens, List<Integer> hitChunks) {
+        this(gpuHitTokens, externalTokens, PerGroup.single(hitChunks));
     }
 
-    /** {@code a + h}: the first chunk index past the hits. */
+    /** {@code a + h}: the first chunk index past the hits (of group 0). */
     public int endChunk() {
-        return hitChunks.isEmpty() ? 0 : hitChunks.get(hitChunks.size() - 1) + 1;
+        List<Integer> hits = hitChunks.group(0);
+        return hits.isEmpty() ? 0 : hits.get(hits.size() - 1) + 1;
     }
 }

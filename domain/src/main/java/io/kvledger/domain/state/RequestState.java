@@ -15,15 +15,81 @@ import io.vavr.collection.Vector;
  * @param hashes       chained hashes of its full blocks; chunk keys are taken from them
  * @param pendingMatch the unused {@code PrefixMatched}, or {@code null}
  * @param jobIds       its jobs in flight (one load, or stores only)
+ * @param groups       the tables and cursors of groups 1 .. G-1 with two groups or more, else {@code null}
+ *                     ({@code blockTable} and {@code cursor} are group 0's)
  */
 public record RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed,
                            int cursor, RequestStatus status, Vector<Integer> blockTable, BlockHashes hashes,
-                           PrefixMatch pendingMatch, TreeSet<Long> jobIds) {
+                           PrefixMatch pendingMatch, TreeSet<Long> jobIds, GroupTables groups) {
+
+    public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
+                        RequestStatus status, Vector<Integer> blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
+                        TreeSet<Long> jobIds) {
+        this(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable, hashes, pendingMatch,
+                jobIds, null);
+    }
 
     public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int blockSize) {
         return new RequestState(requestId, ordinal, promptTokens.size(), promptTokens.size(), 0, 0,
                 RequestStatus.WAITING, Vector.empty(), BlockHashes.of(blockSize, promptTokens), null,
                 TreeSet.empty());
+    }
+
+    /** A new request of an engine of {@code groupCount} groups, hashed by {@code hashBlockSize}. */
+    public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int hashBlockSize,
+                                          int groupCount) {
+        RequestState request = registered(requestId, ordinal, promptTokens, hashBlockSize);
+        return groupCount == 1 ? request : request.withGroups(GroupTables.empty(groupCount));
+    }
+
+    /** {@code G} as this request holds tables: 1 unless it has {@link #groups}. */
+    public int tableCount() {
+        return groups == null ? 1 : groups.tables().size() + 1;
+    }
+
+    /** Group {@code g}'s table {@code T_g}. */
+    public Vector<Integer> table(int g) {
+        return g == 0 ? blockTable : groups.tables().get(g - 1);
+    }
+
+    /** Group {@code g}'s cursor {@code s_g}. */
+    public int cursor(int g) {
+        return g == 0 ? cursor : groups.cursors().get(g - 1);
+    }
+
+    public RequestState withTable(int g, Vector<Integer> value) {
+        return g == 0 ? withBlockTable(value) : withGroups(groups.withTable(g, value));
+    }
+
+    public RequestState withCursor(int g, int value) {
+        return g == 0 ? withCursor(value) : withGroups(groups.withCursor(g, value));
+    }
+
+    /** Whether some table entry names a block (null entries name none). */
+    public boolean holdsBlocks() {
+        for (int g = 0; g < tableCount(); g++) {
+            for (Integer block : table(g)) {
+                if (block != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code K_g = floor(n / C_g)}: chunk {@code i} of group {@code g} has a key exactly when {@code i < K_g}. */
+    public int keyCount(io.kvledger.domain.config.EngineConfig config, int g) {
+        return (int) ((long) hashes.fullBlocks() * hashes.blockSize() / config.chunkTokens(g));
+    }
+
+    /**
+     * The key of chunk {@code i} of group {@code g}: it names the pair (g, the first {@code (i+1)*C_g} tokens),
+     * so the same tokens have a different key in each group (group 0's is the hash itself).
+     */
+    public String key(io.kvledger.domain.config.EngineConfig config, int g, int chunk) {
+        int hashesPerChunk = config.chunkTokens(g) / hashes.blockSize();
+        String hash = hashes.get((chunk + 1) * hashesPerChunk - 1);
+        return g == 0 ? hash : hash + "/g" + g;
     }
 
     /** Number of chunk keys: chunk {@code i} has one exactly when {@code (i+1)*C <= n}. */
@@ -52,36 +118,41 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
 
     public RequestState withComputed(int value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, value, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds);
+                hashes, pendingMatch, jobIds, groups);
     }
 
     public RequestState withCursor(int value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, value, status, blockTable,
-                hashes, pendingMatch, jobIds);
+                hashes, pendingMatch, jobIds, groups);
     }
 
     public RequestState withStatus(RequestStatus value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, value, blockTable,
-                hashes, pendingMatch, jobIds);
+                hashes, pendingMatch, jobIds, groups);
     }
 
     public RequestState withBlockTable(Vector<Integer> value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, value,
-                hashes, pendingMatch, jobIds);
+                hashes, pendingMatch, jobIds, groups);
     }
 
     public RequestState withTokens(int value, BlockHashes newHashes) {
         return new RequestState(requestId, ordinal, promptLength, value, computed, cursor, status, blockTable,
-                newHashes, pendingMatch, jobIds);
+                newHashes, pendingMatch, jobIds, groups);
     }
 
     public RequestState withPendingMatch(PrefixMatch value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, value, jobIds);
+                hashes, value, jobIds, groups);
     }
 
     public RequestState withJobIds(TreeSet<Long> value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, value);
+                hashes, pendingMatch, value, groups);
+    }
+
+    public RequestState withGroups(GroupTables value) {
+        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
+                hashes, pendingMatch, jobIds, value);
     }
 }

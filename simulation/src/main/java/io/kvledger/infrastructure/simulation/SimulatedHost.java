@@ -59,11 +59,11 @@ final class SimulatedHost {
             List<Integer> fresh = request == null || request.freshBlocks.isEmpty() ? List.of() : request.freshBlocks.poll();
             checks.allocated(e.requestId(), fresh, workers);
         } else if (event instanceof StoreJobScheduled e) {
-            checks.transferScheduled(e.jobId(), true, requests.get(e.requestId()), e.blockIds(), workers);
-            workers.start(e.jobId(), true, e.requestId(), e.blockIds(), e.keys(), now);
+            checks.transferScheduled(e.jobId(), true, requests.get(e.requestId()), e.blockIds().flat(), workers);
+            workers.start(e.jobId(), true, e.requestId(), e.blockIds().flat(), e.keys().flat(), now);
         } else if (event instanceof LoadJobScheduled e) {
-            checks.transferScheduled(e.jobId(), false, requests.get(e.requestId()), e.blockIds(), workers);
-            workers.start(e.jobId(), false, e.requestId(), e.blockIds(), e.keys(), now);
+            checks.transferScheduled(e.jobId(), false, requests.get(e.requestId()), e.blockIds().flat(), workers);
+            workers.start(e.jobId(), false, e.requestId(), e.blockIds().flat(), e.keys().flat(), now);
         } else if (event instanceof FlushRequired e) {
             for (Long jobId : e.jobIds()) {
                 if (!workers.wasScheduled(jobId)) {
@@ -145,7 +145,7 @@ final class SimulatedHost {
      */
     private void released(BlocksReleased event) {
         SimRequest request = requests.get(event.requestId());
-        List<Integer> blocks = event.blockIds();
+        List<Integer> blocks = event.blockIds().flat();
         if (request != null && blocks.equals(request.table)) {
             blocks.forEach(pool::release); // the usual case: the whole table, in table order
             request.table.clear();

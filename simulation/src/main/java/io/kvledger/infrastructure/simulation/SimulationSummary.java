@@ -62,7 +62,7 @@ public final class SimulationSummary {
             storeJobs++;
         } else if (event instanceof LoadJobScheduled e) {
             loadJobs++;
-            loadSizes.put(e.jobId(), e.chunkIndices().size());
+            loadSizes.put(e.jobId(), e.chunkIndices().flat().size());
         } else if (event instanceof LoadJobCompleted e) {
             Integer size = loadSizes.remove(e.jobId());
             if (e.success() && size != null) {

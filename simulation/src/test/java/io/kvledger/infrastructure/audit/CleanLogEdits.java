@@ -60,20 +60,20 @@ final class CleanLogEdits {
     }
 
     static StoreJobScheduled firstPart(StoreJobScheduled s, long jobId) {
-        int n = s.chunkIndices().size();
-        int f = s.blockIds().size() / n;
-        return new StoreJobScheduled(jobId, s.requestId(), s.chunkIndices().subList(0, n - 1), s.keys().subList(0, n - 1),
-                s.blockIds().subList(0, (n - 1) * f));
+        int n = s.chunkIndices().flat().size();
+        int f = s.blockIds().flat().size() / n;
+        return new StoreJobScheduled(jobId, s.requestId(), s.chunkIndices().flat().subList(0, n - 1), s.keys().flat().subList(0, n - 1),
+                s.blockIds().flat().subList(0, (n - 1) * f));
     }
 
     /** Whether {@code r} frees a block that one of its own request's jobs named by {@code flush} reads or writes. */
     static boolean releasesOwnJobsBlock(List<EngineEvent> log, int flushAt, FlushRequired flush, BlocksReleased r) {
         for (int k = flushAt - 1; k > 0; k--) {
             List<Integer> used = log.get(k) instanceof StoreJobScheduled s && flush.jobIds().contains(s.jobId())
-                    && s.requestId().equals(r.requestId()) ? s.blockIds()
+                    && s.requestId().equals(r.requestId()) ? s.blockIds().flat()
                     : log.get(k) instanceof LoadJobScheduled l && flush.jobIds().contains(l.jobId())
-                    && l.requestId().equals(r.requestId()) ? l.blockIds() : List.of();
-            if (used.stream().anyMatch(r.blockIds()::contains)) {
+                    && l.requestId().equals(r.requestId()) ? l.blockIds().flat() : List.of();
+            if (used.stream().anyMatch(r.blockIds().flat()::contains)) {
                 return true;
             }
         }

@@ -49,8 +49,8 @@ enum PlantedFault {
             int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && !s.blockIds().isEmpty());
             if (i < 0) return null;
             StoreJobScheduled s = (StoreJobScheduled) log.get(i);
-            return at(replace(log, i, new StoreJobScheduled(s.jobId(), s.requestId(), s.chunkIndices(), s.keys(),
-                    s.blockIds().subList(0, s.blockIds().size() - 1))), i);
+            return at(replace(log, i, new StoreJobScheduled(s.jobId(), s.requestId(), s.chunkIndices().flat(), s.keys().flat(),
+                    s.blockIds().flat().subList(0, s.blockIds().flat().size() - 1))), i);
         }
     },
     STORE_FOREIGN_BLOCK(AuditCode.STORE_BEYOND_ALLOCATED) {
@@ -58,28 +58,28 @@ enum PlantedFault {
             int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && !s.blockIds().isEmpty());
             if (i < 0) return null;
             StoreJobScheduled s = (StoreJobScheduled) log.get(i);
-            List<Integer> blocks = new ArrayList<>(s.blockIds());
+            List<Integer> blocks = new ArrayList<>(s.blockIds().flat());
             blocks.set(0, 999_999);
-            return at(replace(log, i, new StoreJobScheduled(s.jobId(), s.requestId(), s.chunkIndices(), s.keys(), blocks)), i);
+            return at(replace(log, i, new StoreJobScheduled(s.jobId(), s.requestId(), s.chunkIndices().flat(), s.keys().flat(), blocks)), i);
         }
     },
     STORE_CHUNK_LEFT_OUT(AuditCode.STORE_MISSING) {
         Planted plant(List<EngineEvent> log, Random random) {
-            int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && s.chunkIndices().size() >= 2);
+            int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && s.chunkIndices().flat().size() >= 2);
             if (i < 0) return null;
             return at(replace(log, i, firstPart((StoreJobScheduled) log.get(i), ((StoreJobScheduled) log.get(i)).jobId())), i);
         }
     },
     STORE_SPLIT_IN_TWO(AuditCode.STORE_SPLIT) {
         Planted plant(List<EngineEvent> log, Random random) {
-            int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && s.chunkIndices().size() >= 2);
+            int i = pick(log, random, (e, k) -> e instanceof StoreJobScheduled s && s.chunkIndices().flat().size() >= 2);
             if (i < 0) return null;
             StoreJobScheduled s = (StoreJobScheduled) log.get(i);
-            int n = s.chunkIndices().size();
-            int f = s.blockIds().size() / n;
+            int n = s.chunkIndices().flat().size();
+            int f = s.blockIds().flat().size() / n;
             List<EngineEvent> planted = replace(log, i, firstPart(s, s.jobId()));
-            planted.add(i + 1, new StoreJobScheduled(1_000_000_000L + i, s.requestId(), s.chunkIndices().subList(n - 1, n),
-                    s.keys().subList(n - 1, n), s.blockIds().subList((n - 1) * f, n * f)));
+            planted.add(i + 1, new StoreJobScheduled(1_000_000_000L + i, s.requestId(), s.chunkIndices().flat().subList(n - 1, n),
+                    s.keys().flat().subList(n - 1, n), s.blockIds().flat().subList((n - 1) * f, n * f)));
             return at(planted, i);
         }
     },
@@ -95,10 +95,10 @@ enum PlantedFault {
     },
     RELEASE_REORDERED(AuditCode.RELEASE_MISMATCH) {
         Planted plant(List<EngineEvent> log, Random random) {
-            int i = pick(log, random, (e, k) -> e instanceof BlocksReleased r && r.blockIds().stream().distinct().count() >= 2);
+            int i = pick(log, random, (e, k) -> e instanceof BlocksReleased r && r.blockIds().flat().stream().distinct().count() >= 2);
             if (i < 0) return null;
             BlocksReleased r = (BlocksReleased) log.get(i);
-            return at(replace(log, i, new BlocksReleased(r.requestId(), reversed(r.blockIds()))), i);
+            return at(replace(log, i, new BlocksReleased(r.requestId(), reversed(r.blockIds().flat()))), i);
         }
     },
     PREEMPTION_FLUSH_LEFT_OUT(AuditCode.FLUSH_MISSING) {
@@ -166,8 +166,8 @@ enum PlantedFault {
             int i = pick(log, random, (e, k) -> e instanceof LoadJobScheduled);
             if (i < 0) return null;
             LoadJobScheduled l = (LoadJobScheduled) log.get(i);
-            List<Integer> blocks = l.blockIds().stream().distinct().count() >= 2 ? reversed(l.blockIds()) : List.of(999_999);
-            return at(replace(log, i, new LoadJobScheduled(l.jobId(), l.requestId(), l.chunkIndices(), l.keys(), blocks)), i);
+            List<Integer> blocks = l.blockIds().flat().stream().distinct().count() >= 2 ? reversed(l.blockIds().flat()) : List.of(999_999);
+            return at(replace(log, i, new LoadJobScheduled(l.jobId(), l.requestId(), l.chunkIndices().flat(), l.keys().flat(), blocks)), i);
         }
     },
     LOAD_KEY_FORGED(AuditCode.KEY_MISMATCH) {
@@ -175,9 +175,9 @@ enum PlantedFault {
             int i = pick(log, random, (e, k) -> e instanceof LoadJobScheduled l && !l.keys().isEmpty());
             if (i < 0) return null;
             LoadJobScheduled l = (LoadJobScheduled) log.get(i);
-            List<String> keys = new ArrayList<>(l.keys());
+            List<String> keys = new ArrayList<>(l.keys().flat());
             keys.set(0, "forged-" + i);
-            return at(replace(log, i, new LoadJobScheduled(l.jobId(), l.requestId(), l.chunkIndices(), keys, l.blockIds())), i);
+            return at(replace(log, i, new LoadJobScheduled(l.jobId(), l.requestId(), l.chunkIndices().flat(), keys, l.blockIds().flat())), i);
         }
     },
     ACKNOWLEDGEMENT_ENDS_JOB(AuditCode.ACK_MISMATCH) {

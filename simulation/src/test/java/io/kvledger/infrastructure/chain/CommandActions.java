@@ -73,7 +73,7 @@ final class CommandActions {
                     PrefixMatched match = model.lastMatch.get(r);
                     int external = match == null ? 0 : match.externalTokens();
                     int end = match == null || match.hitChunks().isEmpty() ? 0
-                            : match.hitChunks().get(match.hitChunks().size() - 1) + 1;
+                            : match.hitChunks().flat().get(match.hitChunks().flat().size() - 1) + 1;
                     int needed = Math.max(0, end * model.config.blocksPerChunk() - table(model, r)) + k % 2;
                     return new AllocateBlocks(r, blocks(k, needed), external);
                 });

@@ -94,8 +94,8 @@ enum EngineMutant implements BiFunction<EngineState, EngineCommand, Decision> {
     /** Releases blocks in reverse table order. */
     RELEASE_IN_REVERSE(AuditCode.RELEASE_MISMATCH) {
         List<EngineEvent> mutate(EngineState state, EngineCommand command, List<EngineEvent> events) {
-            return map(events, e -> e instanceof BlocksReleased r && r.blockIds().stream().distinct().count() > 1
-                    ? new BlocksReleased(r.requestId(), reversed(r.blockIds())) : e);
+            return map(events, e -> e instanceof BlocksReleased r && r.blockIds().flat().stream().distinct().count() > 1
+                    ? new BlocksReleased(r.requestId(), reversed(r.blockIds().flat())) : e);
         }
     };
 

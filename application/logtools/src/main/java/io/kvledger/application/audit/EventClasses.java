@@ -79,7 +79,7 @@ final class EventClasses {
             } else if (got instanceof StoreDeferred) {
                 code = AuditCode.STORE_DEFERRED_MISMATCH;
                 why = ": the tier had room, or nothing was offered";
-            } else if (holdsAny(logged.get(index).before().tier(), ((StoreJobScheduled) got).keys())) {
+            } else if (holdsAny(logged.get(index).before().tier(), ((StoreJobScheduled) got).keys().flat())) {
                 code = AuditCode.DUPLICATE_STORE;
                 why = ": the tier already holds its chunks";
             } else {
@@ -110,13 +110,13 @@ final class EventClasses {
         if (!want.requestId().equals(got.requestId())) {
             return AuditCode.STORE_WITHOUT_TRIGGER;
         }
-        Set<Integer> wanted = new HashSet<>(want.chunkIndices());
-        if (wanted.containsAll(got.chunkIndices()) && got.chunkIndices().size() < want.chunkIndices().size()) {
+        Set<Integer> wanted = new HashSet<>(want.chunkIndices().flat());
+        if (wanted.containsAll(got.chunkIndices().flat()) && got.chunkIndices().flat().size() < want.chunkIndices().flat().size()) {
             EngineEvent next = index + 1 < logged.size() ? logged.get(index + 1).event() : null;
             return next instanceof StoreJobScheduled n && n.requestId().equals(got.requestId())
                     ? AuditCode.STORE_SPLIT : AuditCode.STORE_MISSING;
         }
-        if (holdsAny(logged.get(index).before().tier(), got.keys())) {
+        if (holdsAny(logged.get(index).before().tier(), got.keys().flat())) {
             return AuditCode.DUPLICATE_STORE;
         }
         return AuditCode.STORE_SLICE_MISMATCH;

@@ -29,8 +29,8 @@ final class LoadRules implements AuditRule {
     }
 
     private static String sliceProblem(EngineState before, LoadJobScheduled e, CommandWindow.Allocation allocation) {
-        if (e.keys().size() != e.chunkIndices().size()) {
-            return "names " + e.chunkIndices().size() + " chunks but " + e.keys().size() + " keys";
+        if (e.keys().flat().size() != e.chunkIndices().flat().size()) {
+            return "names " + e.chunkIndices().flat().size() + " chunks but " + e.keys().flat().size() + " keys";
         }
         if (allocation == null || !allocation.requestId().equals(e.requestId())) {
             return "is not made by an allocation of request " + e.requestId() + " just before it";
@@ -52,17 +52,17 @@ final class LoadRules implements AuditRule {
             return "loads up to table position " + end + ", but the table holds " + table.size() + " blocks";
         }
         List<Integer> expected = table.subList(first, end);
-        if (!expected.equals(e.blockIds())) {
+        if (!expected.equals(e.blockIds().flat())) {
             return "writes blocks " + e.blockIds() + ", but table[" + first + ".." + end + ") is " + expected;
         }
         return null;
     }
 
     private static void ready(EngineState before, LoadJobScheduled e, Findings findings) {
-        for (int i = 0; i < e.keys().size(); i++) {
-            TierChunk chunk = before.tier().chunk(e.keys().get(i));
+        for (int i = 0; i < e.keys().flat().size(); i++) {
+            TierChunk chunk = before.tier().chunk(e.keys().flat().get(i));
             if (chunk == null || !chunk.ready()) {
-                String chunkName = i < e.chunkIndices().size() ? "chunk " + e.chunkIndices().get(i) : "key " + (i + 1);
+                String chunkName = i < e.chunkIndices().flat().size() ? "chunk " + e.chunkIndices().flat().get(i) : "key " + (i + 1);
                 findings.add(AuditCode.LOAD_NOT_READY, e.requestId(), "job " + e.jobId() + " loads " + chunkName
                         + ", which the tier " + (chunk == null ? "does not hold" : "is still writing"));
                 return;

@@ -38,7 +38,7 @@ final class Refusals {
             RequestState request = before.liveRequest(allocate.requestId());
             PrefixMatch match = request == null ? null : request.pendingMatch();
             if (match != null && match.externalTokens() == allocate.externalTokens()) {
-                for (String key : request.keys(match.hitChunks(), before.config().blocksPerChunk())) {
+                for (String key : request.keys(match.hitChunks().flat(), before.config().blocksPerChunk())) {
                     if (!before.tier().isReady(key)) {
                         return AuditCode.LOAD_NOT_READY;
                     }

@@ -44,7 +44,7 @@ final class ReleaseRules implements AuditRule {
         if (request == null || before.heldRequest(e.requestId()) == null) {
             return;
         }
-        Set<Integer> released = new HashSet<>(e.blockIds());
+        Set<Integer> released = new HashSet<>(e.blockIds().flat());
         for (long jobId : request.jobIds()) {
             Job job = jobsAt.job(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
@@ -88,7 +88,7 @@ final class ReleaseRules implements AuditRule {
         }
         List<Integer> unflushedBlocks = new ArrayList<>();
         Set<Long> unflushedJobs = new TreeSet<>();
-        for (Integer block : e.blockIds()) {
+        for (Integer block : e.blockIds().flat()) {
             io.vavr.collection.TreeSet<Long> fencing = before.fences().getOrElse(block, null);
             if (fencing == null) {
                 continue;

@@ -59,11 +59,11 @@ final class StoreRules implements AuditRule {
     }
 
     private static void sliceCounts(EngineConfig config, StoreJobScheduled e, Findings findings) {
-        int chunks = e.chunkIndices().size();
+        int chunks = e.chunkIndices().flat().size();
         int f = config.blocksPerChunk();
-        if (e.keys().size() != chunks || e.blockIds().size() != (long) chunks * f) {
+        if (e.keys().flat().size() != chunks || e.blockIds().flat().size() != (long) chunks * f) {
             findings.add(AuditCode.STORE_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " names " + chunks
-                    + " chunks, " + e.keys().size() + " keys and " + e.blockIds().size() + " blocks, but " + chunks
+                    + " chunks, " + e.keys().flat().size() + " keys and " + e.blockIds().flat().size() + " blocks, but " + chunks
                     + " chunks need " + chunks + " keys and " + (long) chunks * f + " blocks (F=" + f + ")");
         }
     }
@@ -72,7 +72,7 @@ final class StoreRules implements AuditRule {
         EngineConfig config = before.config();
         int bound = request == null ? 0 : StoreBound.tokenBound(config, request);
         List<Integer> past = new ArrayList<>();
-        for (int chunk : e.chunkIndices()) {
+        for (int chunk : e.chunkIndices().flat()) {
             if ((long) (chunk + 1) * config.chunkTokens() > bound) {
                 past.add(chunk);
             }
@@ -93,29 +93,29 @@ final class StoreRules implements AuditRule {
         List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         Set<Integer> held = new HashSet<>(table);
         List<Integer> uncovered = new ArrayList<>();
-        for (int chunk : e.chunkIndices()) {
+        for (int chunk : e.chunkIndices().flat()) {
             if (chunk < 0 || (long) (chunk + 1) * f > table.size()) {
                 uncovered.add(chunk);
             }
         }
-        List<Integer> foreign = e.blockIds().stream().filter(block -> !held.contains(block)).toList();
+        List<Integer> foreign = e.blockIds().flat().stream().filter(block -> !held.contains(block)).toList();
         if (!uncovered.isEmpty() || !foreign.isEmpty()) {
             String what = !foreign.isEmpty() ? "reads blocks " + foreign : "stores chunks " + uncovered;
             findings.add(AuditCode.STORE_BEYOND_ALLOCATED, e.requestId(), "job " + e.jobId() + " " + what + ", but "
                     + Requests.named(before, e.requestId()) + " holds " + (table.isEmpty() ? "no blocks" : "blocks " + table));
             return;
         }
-        if (e.blockIds().size() == (long) e.chunkIndices().size() * f) {
+        if (e.blockIds().flat().size() == (long) e.chunkIndices().flat().size() * f) {
             misplaced(table, f, e, findings);
         }
     }
 
     /** Every block is the request's, but a chunk's source must be its own F blocks of the table. */
     private static void misplaced(List<Integer> table, int f, StoreJobScheduled e, Findings findings) {
-        for (int i = 0; i < e.chunkIndices().size(); i++) {
-            int chunk = e.chunkIndices().get(i);
+        for (int i = 0; i < e.chunkIndices().flat().size(); i++) {
+            int chunk = e.chunkIndices().flat().get(i);
             List<Integer> expected = table.subList(chunk * f, chunk * f + f);
-            List<Integer> given = e.blockIds().subList(i * f, i * f + f);
+            List<Integer> given = e.blockIds().flat().subList(i * f, i * f + f);
             if (!expected.equals(given)) {
                 findings.add(AuditCode.STORE_SLICE_MISMATCH, e.requestId(), "job " + e.jobId() + " reads blocks " + given
                         + " for chunk " + chunk + ", whose blocks in the table are " + expected);
@@ -127,7 +127,7 @@ final class StoreRules implements AuditRule {
     private void duplicates(RequestState request, StoreJobScheduled e, Findings findings) {
         BitSet stored = storedByRequest.computeIfAbsent(request.requestId(), id -> new BitSet());
         List<Integer> again = new ArrayList<>();
-        for (int chunk : e.chunkIndices()) {
+        for (int chunk : e.chunkIndices().flat()) {
             if (chunk < 0) {
                 continue;
             }
@@ -145,9 +145,9 @@ final class StoreRules implements AuditRule {
     /** The tier keeps the offered chunks it does not hold: storing one it holds writes it twice. */
     private static void alreadyHeld(EngineState before, StoreJobScheduled e, Findings findings) {
         List<Integer> held = new ArrayList<>();
-        for (int i = 0; i < e.keys().size() && i < e.chunkIndices().size(); i++) {
-            if (before.tier().holds(e.keys().get(i))) {
-                held.add(e.chunkIndices().get(i));
+        for (int i = 0; i < e.keys().flat().size() && i < e.chunkIndices().flat().size(); i++) {
+            if (before.tier().holds(e.keys().flat().get(i))) {
+                held.add(e.chunkIndices().flat().get(i));
             }
         }
         if (!held.isEmpty()) {

@@ -30,8 +30,8 @@ final class LoadExplaining {
         boolean ours = allocation != null && allocation.requestId().equals(e.requestId());
         PrefixMatch used = ours ? allocation.match() : null;
         List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
-        List<String> logKeys = step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys();
-        Slice job = new Slice(e.chunkIndices(), logKeys, e.blockIds());
+        List<String> logKeys = step.logEvent() instanceof LoadJobScheduled logged ? logged.keys().flat() : e.keys().flat();
+        Slice job = new Slice(e.chunkIndices().flat(), logKeys, e.blockIds().flat());
         List<LoadedChunk> chunks = chunks(before, e, logKeys);
         int cursor = request == null ? 0 : request.cursor();
         if (used == null || request == null) {
@@ -43,12 +43,12 @@ final class LoadExplaining {
         }
         int c = config.chunkTokens();
         int l = used.gpuHitTokens();
-        Match match = new Match(matchSeq, l, c, l / c, used.hitChunks().size(), used.hitChunks(), used.externalTokens());
+        Match match = new Match(matchSeq, l, c, l / c, used.hitChunks().flat().size(), used.hitChunks().flat(), used.externalTokens());
         int firstBlock = l / config.gpuBlockSize();
         int endBlock = used.endChunk() * config.blocksPerChunk();
         List<Integer> destination = endBlock <= table.size() && firstBlock <= endBlock
                 ? table.subList(firstBlock, endBlock) : List.of();
-        Slice expected = new Slice(used.hitChunks(), request.keys(used.hitChunks(), config.blocksPerChunk()).stream()
+        Slice expected = new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
                 .map(fold::logKeyOf).toList(), destination);
         int computedOnSuccess = Math.min(l + used.externalTokens(), request.numTokens() - 1);
         return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
@@ -59,10 +59,10 @@ final class LoadExplaining {
 
     private static List<LoadedChunk> chunks(EngineState before, LoadJobScheduled e, List<String> logKeys) {
         List<LoadedChunk> chunks = new ArrayList<>();
-        for (int i = 0; i < e.keys().size() && i < e.chunkIndices().size(); i++) {
-            TierChunk inTier = before.tier().chunk(e.keys().get(i));
+        for (int i = 0; i < e.keys().flat().size() && i < e.chunkIndices().flat().size(); i++) {
+            TierChunk inTier = before.tier().chunk(e.keys().flat().get(i));
             String tier = inTier == null ? "ABSENT" : inTier.ready() ? "READY" : "WRITING";
-            chunks.add(new LoadedChunk(e.chunkIndices().get(i), logKeys.get(i), tier, inTier == null ? 0 : inTier.pins()));
+            chunks.add(new LoadedChunk(e.chunkIndices().flat().get(i), logKeys.get(i), tier, inTier == null ? 0 : inTier.pins()));
         }
         return chunks;
     }

@@ -31,8 +31,8 @@ final class StoreExplaining {
         RequestState request = before.heldRequest(e.requestId());
         RequestStatus retired = before.retired().getOrElse(e.requestId(), null);
         String known = request != null ? "LIVE" : retired != null ? "RETIRED" : "UNKNOWN";
-        Slice job = new Slice(e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(),
-                e.blockIds());
+        Slice job = new Slice(e.chunkIndices().flat(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys().flat() : e.keys().flat(),
+                e.blockIds().flat());
         List<String> evicted = window.evictedInCommand().stream().map(fold::logKeyOf).toList();
         int held = before.tier().size();
         if (request == null) {

@@ -88,14 +88,14 @@ public final class LogFold {
     private EngineEvent inTokenKeys(EngineState before, EngineEvent event, List<KeyConflict> conflicts) {
         // A log in kvledger's own keys (nearly every log) maps to itself: the event is kept, not rebuilt.
         if (event instanceof StoreJobScheduled e) {
-            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
+            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices().flat(), e.keys().flat(), conflicts);
             return mapped.equals(e.keys()) ? e
-                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices().flat(), mapped, e.blockIds().flat());
         }
         if (event instanceof LoadJobScheduled e) {
-            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
+            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices().flat(), e.keys().flat(), conflicts);
             return mapped.equals(e.keys()) ? e
-                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
+                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices().flat(), mapped, e.blockIds().flat());
         }
         if (event instanceof ChunksStored e) {
             List<String> mapped = tokenKeys(e.keys());

@@ -67,6 +67,8 @@ public final class FleetNode implements AutoCloseable {
     private static final Duration HEARTBEAT = Duration.ofMillis(500);
     /** How long the node waits before asking the store again once it has read every event. */
     private static final Duration POLL = Duration.ofMillis(50);
+    /** One lock for the tables every node of every view creates when they are missing (token and node tables). */
+    private static final long SCHEMA_LOCK = 0x6e6f6465L;
 
     private final PostgresStore store;
     private final FleetSchema schema;
@@ -84,7 +86,7 @@ public final class FleetNode implements AutoCloseable {
         createNodeTable();
         JdbcTokenStore tokens = JdbcTokenStore.builder().connectionProvider(store.transactions())
                 .serializer(store.serializer()).nodeId(nodeId).claimTimeout(CLAIM_TIMEOUT).contentType(byte[].class).build();
-        store.transactions().executeInTransaction(() -> tokens.createSchema(PostgresTokenTableFactory.INSTANCE));
+        createTokenTable(tokens);
         FleetProjections projections = new FleetProjections(store, schema, settings.audit());
         Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
                 .configureSerializer(c -> store.serializer())
@@ -139,10 +141,25 @@ public final class FleetNode implements AutoCloseable {
                 .eventProcessor(schema.view(), PooledStreamingEventProcessor.class).orElseThrow();
     }
 
+    /**
+     * Nodes started at once each find the token table missing; PostgreSQL's {@code CREATE TABLE IF NOT EXISTS}
+     * fails one of two concurrent creates (on {@code pg_type}'s unique index), so they take turns.
+     */
+    private void createTokenTable(JdbcTokenStore tokens) {
+        store.transactions().executeInTransaction(() -> {
+            try (Connection c = store.transactions().getConnection(); Statement s = c.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot lock the token table's creation: " + e.getMessage(), e);
+            }
+            tokens.createSchema(PostgresTokenTableFactory.INSTANCE);
+        });
+    }
+
     private void createNodeTable() {
         store.transactions().executeInTransaction(() -> {
             try (Connection c = store.transactions().getConnection(); Statement s = c.createStatement()) {
-                s.execute("SELECT pg_advisory_xact_lock(" + 0x6e6f6465L + ")");
+                s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
                 s.execute("CREATE TABLE IF NOT EXISTS " + schema.view()
                         + "_node (node_id varchar(255) PRIMARY KEY, heartbeat timestamptz NOT NULL)");
             } catch (SQLException e) {

@@ -21,6 +21,7 @@ public final class EventJson {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             // 1e400 stays 1E+400 (a number too large), not the double Infinity, in every message.
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .addModule(GroupFieldsJson.module())
             .build();
     private static final ObjectWriter WRITER = MAPPER.writer(new ContractPrettyPrinter());
 

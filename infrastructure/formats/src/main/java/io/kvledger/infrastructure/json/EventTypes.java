@@ -24,6 +24,7 @@ import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +60,7 @@ public final class EventTypes {
         register("RequestAborted", RequestAborted.class);
         register("RequestFinished", RequestFinished.class);
         register("BlocksReleased", BlocksReleased.class);
+        register("WindowBlocksFreed", WindowBlocksFreed.class);
         register("CacheReset", CacheReset.class);
         register("CommandRejected", CommandRejected.class);
     }

@@ -29,6 +29,8 @@ import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.event.WindowBlocksFreed;
+import io.kvledger.domain.group.PerGroup;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -73,6 +75,7 @@ final class EventDecoders {
         define("RequestAborted", n -> new RequestAborted(n.s("requestId")));
         define("RequestFinished", n -> new RequestFinished(n.s("requestId"), FinishReason.valueOf(n.s("reason"))));
         define("BlocksReleased", n -> new BlocksReleased(n.s("requestId"), n.ints("blockIds")));
+        define("WindowBlocksFreed", n -> new WindowBlocksFreed(n.s("requestId"), PerGroup.single(n.ints("blockIds"))));
         define("CacheReset", n -> new CacheReset(n.l("staleBelowJobId")));
         define("CommandRejected", n -> new CommandRejected(n.l("line"), n.s("cmd"), RejectionCode.valueOf(n.s("code")),
                 n.s("message"), n.id("requestId"), n.id("jobId")));

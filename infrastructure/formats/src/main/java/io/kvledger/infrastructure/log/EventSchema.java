@@ -66,6 +66,7 @@ public final class EventSchema {
         define("RequestAborted", requestId);
         define("RequestFinished", requestId, choice("reason", FinishReason.class));
         define("BlocksReleased", requestId, field("blockIds", INT_ARRAY));
+        define("WindowBlocksFreed", requestId, field("blockIds", INT_ARRAY));
         define("CacheReset", field("staleBelowJobId", LONG));
         define("CommandRejected", field("line", LONG), field("cmd", STRING),
                 choice("code", RejectionCode.class),

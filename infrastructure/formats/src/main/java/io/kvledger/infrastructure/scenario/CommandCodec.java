@@ -9,6 +9,8 @@ import io.kvledger.domain.command.CompleteTransfer;
 import io.kvledger.domain.command.ComputeTokens;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.FreeWindowBlocks;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.PreemptRequest;
 import io.kvledger.domain.command.RegisterRequest;
@@ -44,9 +46,9 @@ public record CommandCodec<C extends EngineCommand>(String name, Class<C> type, 
                     f -> f.build(new MatchPrefix(f.requestId(), f.optionalInt("gpuHitTokens", 0))),
                     (c, n) -> n.put("requestId", c.requestId()).put("gpuHitTokens", c.gpuHitTokens())),
             codec("AllocateBlocks", AllocateBlocks.class,
-                    f -> f.build(new AllocateBlocks(f.requestId(), f.intArray("blockIds"), f.optionalInt("externalTokens", 0))),
+                    f -> f.build(new AllocateBlocks(f.requestId(), f.perGroupIds("blockIds"), f.optionalInt("externalTokens", 0))),
                     (c, n) -> {
-                        ints(n.put("requestId", c.requestId()).putArray("blockIds"), c.blockIds());
+                        perGroup(n.put("requestId", c.requestId()), "blockIds", c.blockIds());
                         n.put("externalTokens", c.externalTokens());
                     }),
             codec("ComputeTokens", ComputeTokens.class,
@@ -70,7 +72,11 @@ public record CommandCodec<C extends EngineCommand>(String name, Class<C> type, 
             codec("FinishRequest", FinishRequest.class,
                     f -> f.build(new FinishRequest(f.requestId(), f.reason())),
                     (c, n) -> n.put("requestId", c.requestId()).put("reason", c.reason().name())),
-            codec("ResetCache", ResetCache.class, f -> new ResetCache(), (c, n) -> { }));
+            codec("ResetCache", ResetCache.class, f -> new ResetCache(), (c, n) -> { }),
+            // Known only when the config gives groups (CommandParser): an unknown cmd without them (contract 7.0).
+            codec("FreeWindowBlocks", FreeWindowBlocks.class,
+                    f -> f.build(new FreeWindowBlocks(f.requestId(), f.perGroupIds("blockIds"))),
+                    (c, n) -> perGroup(n.put("requestId", c.requestId()), "blockIds", c.blockIds())));
 
     private static final Map<String, CommandCodec<?>> BY_NAME = ALL.stream()
             .collect(Collectors.toUnmodifiableMap(CommandCodec::name, c -> c));
@@ -97,5 +103,27 @@ public record CommandCodec<C extends EngineCommand>(String name, Class<C> type, 
 
     private static void ints(ArrayNode array, List<Integer> values) {
         values.forEach(array::add);
+    }
+
+    /** A per-group field: the flat list for one group, a list of lists for more (contract section 7.2). */
+    private static void perGroup(ObjectNode node, String field, PerGroup<Integer> values) {
+        ArrayNode array = node.putArray(field);
+        if (values.groupCount() == 1) {
+            idsOrNulls(array, values.group(0));
+            return;
+        }
+        for (List<Integer> list : values.lists()) {
+            idsOrNulls(array.addArray(), list);
+        }
+    }
+
+    private static void idsOrNulls(ArrayNode array, List<Integer> values) {
+        for (Integer value : values) {
+            if (value == null) {
+                array.addNull();
+            } else {
+                array.add(value);
+            }
+        }
     }
 }

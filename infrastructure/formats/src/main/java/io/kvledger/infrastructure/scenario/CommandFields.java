@@ -5,6 +5,7 @@ import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishReason;
 import io.kvledger.domain.command.InvalidCommand;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.infrastructure.json.EnumNames;
 import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.ArrayList;
@@ -21,12 +22,19 @@ public final class CommandFields {
 
     private final JsonNode node;
     private final String name;
+    private final int configuredGroups;
     private String problem;
     private String requestId;
 
     CommandFields(JsonNode node, String name) {
+        this(node, name, 0);
+    }
+
+    /** @param configuredGroups the number of groups the config gives; 0 when it gives no {@code groups} */
+    CommandFields(JsonNode node, String name, int configuredGroups) {
         this.node = node;
         this.name = name;
+        this.configuredGroups = configuredGroups;
     }
 
     String requestId() {
@@ -97,6 +105,53 @@ public final class CommandFields {
         List<Integer> values = new ArrayList<>(value.size());
         for (int i = 0; i < value.size(); i++) {
             values.add(toInt(field + "[" + i + "]", value.get(i)));
+        }
+        return values;
+    }
+
+    /**
+     * A per-group field of block ids (contract section 7.2): without {@code groups} exactly {@link #intArray};
+     * with one group a flat array, with {@code G} >= 2 an array of {@code G} arrays. Entries are integers or
+     * {@code null} (where a null block may stand is the decision's rule); the number of lists too, for a
+     * list of lists.
+     */
+    PerGroup<Integer> perGroupIds(String field) {
+        if (configuredGroups == 0) {
+            return PerGroup.single(intArray(field));
+        }
+        JsonNode value = node.get(field);
+        if (value == null) {
+            fail(field + " is missing");
+            return PerGroup.emptySingle();
+        }
+        if (configuredGroups == 1) {
+            if (!value.isArray()) {
+                fail(field + " must be an array of block ids, was " + JsonProblems.show(value));
+                return PerGroup.emptySingle();
+            }
+            return PerGroup.single(idsOrNulls(field, value));
+        }
+        if (!value.isArray() || value.isEmpty()) {
+            fail(field + " must be a list of " + configuredGroups + " lists (one per group), was " + JsonProblems.show(value));
+            return PerGroup.emptySingle();
+        }
+        List<List<Integer>> lists = new ArrayList<>(value.size());
+        for (int g = 0; g < value.size(); g++) {
+            JsonNode list = value.get(g);
+            if (!list.isArray()) {
+                fail(field + "[" + g + "] must be a list of block ids (one list per group), was " + JsonProblems.show(list));
+                return PerGroup.emptySingle();
+            }
+            lists.add(idsOrNulls(field + "[" + g + "]", list));
+        }
+        return PerGroup.of(lists);
+    }
+
+    private List<Integer> idsOrNulls(String field, JsonNode list) {
+        List<Integer> values = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode entry = list.get(i);
+            values.add(entry.isNull() ? null : toInt(field + "[" + i + "]", entry));
         }
         return values;
     }

@@ -19,6 +19,7 @@ final class ConfigParser {
             throw new IllegalArgumentException("config must be a JSON object");
         }
         EngineConfig result = EngineConfig.DEFAULTS;
+        java.util.List<io.kvledger.domain.config.KvCacheGroup> groups = null;
         Iterator<Map.Entry<String, JsonNode>> fields = config.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();
@@ -32,13 +33,31 @@ final class ConfigParser {
                 case "maxOffloadTokens" -> result.withMaxOffloadTokens(
                         value.isNull() ? null : intAtLeast("maxOffloadTokens", value, 0));
                 case "offloadPromptOnly" -> result.withOffloadPromptOnly(bool("offloadPromptOnly", value));
+                case "groups" -> {
+                    groups = GroupsParser.parse(value);
+                    yield result;
+                }
                 default -> throw new IllegalArgumentException("unknown config field " + io.kvledger.domain.UnicodeText.escapeLoneSurrogates(field.getKey()));
             };
+        }
+        if (groups != null) {
+            if (config.has("gpuBlockSize")) {
+                throw new IllegalArgumentException("config fields groups and gpuBlockSize may not be given together");
+            }
+            if (result.blocksPerChunk() > 1 && groups.stream().anyMatch(io.kvledger.domain.config.KvCacheGroup::isSliding)) {
+                throw new IllegalArgumentException("config field blocksPerChunk must be 1 with a SLIDING_WINDOW group, was "
+                        + result.blocksPerChunk());
+            }
+            try {
+                result = result.withGroups(groups);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("config field groups: " + e.getMessage());
+            }
         }
         return result;
     }
 
-    private static int intAtLeast(String field, JsonNode value, int min) {
+    static int intAtLeast(String field, JsonNode value, int min) {
         if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < min) {
             String problem = value.isIntegralNumber() && value.canConvertToInt()
                     ? field + " must be an integer >= " + min + ", was " + value
@@ -53,7 +72,7 @@ final class ConfigParser {
                 "config field releasePolicy must be " + EnumNames.quoted(ReleasePolicy.class) + ", was " + JsonProblems.show(value)));
     }
 
-    private static boolean bool(String field, JsonNode value) {
+    static boolean bool(String field, JsonNode value) {
         if (!value.isBoolean()) {
             throw new IllegalArgumentException("config field " + field + " must be true or false, was " + JsonProblems.show(value));
         }

@@ -16,6 +16,8 @@ public final class ScenarioReader {
 
     private final Utf8Lines lines;
     private boolean seenNonBlank;
+    /** The config line's, once read: its groups decide how commands are read. */
+    private io.kvledger.domain.config.EngineConfig config;
 
     public ScenarioReader(InputStream in) {
         this.lines = new Utf8Lines(in);
@@ -28,7 +30,11 @@ public final class ScenarioReader {
             if (!text.isBlank()) {
                 boolean first = !seenNonBlank;
                 seenNonBlank = true;
-                return parse(lines.number(), text, first);
+                ScenarioLine line = parse(lines.number(), text, first, config);
+                if (line instanceof ScenarioLine.Config c) {
+                    config = c.config();
+                }
+                return line;
             }
         }
         return null;
@@ -54,6 +60,11 @@ public final class ScenarioReader {
         return CommandParser.parse(node);
     }
 
+    /** A command line's command in a scenario of {@code config}, whose groups decide how it is read. */
+    public static io.kvledger.domain.command.EngineCommand command(JsonNode node, io.kvledger.domain.config.EngineConfig config) {
+        return CommandParser.parse(node, config);
+    }
+
     /**
      * The value of a config line's {@code config} field, as {@link #next} would read it.
      *
@@ -63,7 +74,7 @@ public final class ScenarioReader {
         return ConfigParser.parse(config);
     }
 
-    private static ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
+    private static ScenarioLine parse(long line, String text, boolean first, io.kvledger.domain.config.EngineConfig config) throws MalformedLineException {
         JsonNode node;
         try {
             node = EventJson.mapper().readTree(text);
@@ -84,7 +95,7 @@ public final class ScenarioReader {
             }
         }
         try {
-            return new ScenarioLine.Command(line, CommandParser.parse(node));
+            return new ScenarioLine.Command(line, CommandParser.parse(node, config));
         } catch (IllegalArgumentException e) {
             throw new MalformedLineException(line, e.getMessage());
         }

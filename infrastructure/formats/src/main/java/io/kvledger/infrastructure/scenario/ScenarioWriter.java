@@ -57,6 +57,11 @@ public final class ScenarioWriter {
         fields.put("releasePolicy", config.releasePolicy().name());
         fields.put("maxOffloadTokens", config.maxOffloadTokens());
         fields.put("offloadPromptOnly", config.offloadPromptOnly());
+        if (config.groups() != null) {
+            // gpuBlockSize is lcm(blockSize) with groups, and a config line may not give both (contract 7.1).
+            fields.remove("gpuBlockSize");
+            fields.set("groups", EventJson.mapper().valueToTree(config.groups()));
+        }
         ObjectNode line = EventJson.mapper().createObjectNode();
         line.set("config", fields);
         return line;

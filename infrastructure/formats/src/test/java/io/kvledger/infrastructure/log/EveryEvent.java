@@ -5,6 +5,8 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.WindowBlocksFreed;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -71,6 +73,7 @@ final class EveryEvent {
             events.add(new RequestFinished("r", reason));
         }
         events.add(new BlocksReleased("r", List.of(4, 3)));
+        events.add(new WindowBlocksFreed("r", PerGroup.single(List.of(2))));
         events.add(new CacheReset(3));
         for (RejectionCode code : RejectionCode.values()) {
             events.add(new CommandRejected(7, "AbortRequest", code, "why \"quoted\" \u00e9", "r", null));

@@ -13,6 +13,9 @@ import io.kvledger.domain.command.ComputeTokens;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishReason;
 import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.FreeWindowBlocks;
+import io.kvledger.domain.config.KvCacheGroup;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.command.InvalidCommand;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.PreemptRequest;
@@ -55,13 +58,36 @@ class CommandCodecTest {
     }
 
     private static EngineCommand sample(Class<?> type, Random random) {
+        return sample(type, random, 1);
+    }
+
+    /** A grouped config for the per-group fields: two groups, the second a sliding window. */
+    private static final EngineConfig GROUPED = EngineConfig.DEFAULTS.withGroups(
+            List.of(KvCacheGroup.full(4), KvCacheGroup.slidingWindow(4, 8)));
+
+    /** A per-group list of block ids for {@code groups} groups, with null entries (a null block) now and then. */
+    private static PerGroup<Integer> perGroup(Random random, int groups) {
+        List<List<Integer>> lists = new ArrayList<>();
+        for (int g = 0; g < groups; g++) {
+            List<Integer> ids = new ArrayList<>();
+            for (int i = random.nextInt(6); i > 0; i--) {
+                ids.add(random.nextInt(8) == 0 ? null : random.nextInt(Integer.MAX_VALUE));
+            }
+            lists.add(ids);
+        }
+        return PerGroup.of(lists);
+    }
+
+    private static EngineCommand sample(Class<?> type, Random random, int groups) {
         String id = random.nextBoolean() ? "r" + random.nextInt(1000) : "req-\u00e9\uD83D\uDE00" + random.nextInt(9);
         Function<Integer, List<Integer>> ints = n -> random.ints(n, 0, Integer.MAX_VALUE).boxed().toList();
         int count = random.nextInt(Integer.MAX_VALUE);
         return switch (type.getSimpleName()) {
             case "RegisterRequest" -> new RegisterRequest(id, ints.apply(1 + random.nextInt(40)));
             case "MatchPrefix" -> new MatchPrefix(id, count);
-            case "AllocateBlocks" -> new AllocateBlocks(id, ints.apply(random.nextInt(10)), count);
+            case "AllocateBlocks" -> groups == 1 ? new AllocateBlocks(id, ints.apply(random.nextInt(10)), count)
+                    : new AllocateBlocks(id, perGroup(random, groups), count);
+            case "FreeWindowBlocks" -> new FreeWindowBlocks(id, perGroup(random, groups));
             case "ComputeTokens" -> new ComputeTokens(id, count);
             case "RejectTokens" -> new RejectTokens(id, count);
             case "AppendTokens" -> new AppendTokens(id, ints.apply(1 + random.nextInt(5)));
@@ -101,9 +127,11 @@ class CommandCodecTest {
         Random random = new Random(20261201);
         for (Class<?> type : commandTypes()) {
             for (int i = 0; i < 200; i++) {
-                EngineCommand command = sample(type, random);
-                EngineConfig config = EngineConfig.DEFAULTS.withReleasePolicy(
+                // FreeWindowBlocks is known only with groups; AllocateBlocks is tried with and without.
+                boolean grouped = type == FreeWindowBlocks.class || (type == AllocateBlocks.class && random.nextBoolean());
+                EngineConfig config = (grouped ? GROUPED : EngineConfig.DEFAULTS).withReleasePolicy(
                         ReleasePolicy.values()[random.nextInt(ReleasePolicy.values().length)]);
+                EngineCommand command = sample(type, random, config.groupCount());
                 String text = ScenarioWriter.toText(config, List.of(command));
                 ScenarioReader reader = new ScenarioReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
 

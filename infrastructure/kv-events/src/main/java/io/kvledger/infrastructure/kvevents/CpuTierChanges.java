@@ -123,13 +123,13 @@ public final class CpuTierChanges {
     }
 
     private void scheduled(StoreJobScheduled e, EngineConfig config) {
-        storesInFlight.put(e.jobId(), List.copyOf(e.keys()));
+        storesInFlight.put(e.jobId(), List.copyOf(e.keys().flat()));
         Tokens tokens = requests.get(e.requestId());
         int f = config.blocksPerChunk();
         int c = config.chunkTokens();
-        for (int i = 0; i < e.keys().size(); i++) {
-            String key = e.keys().get(i);
-            Integer chunk = i < e.chunkIndices().size() ? e.chunkIndices().get(i) : null;
+        for (int i = 0; i < e.keys().flat().size(); i++) {
+            String key = e.keys().flat().get(i);
+            Integer chunk = i < e.chunkIndices().flat().size() ? e.chunkIndices().flat().get(i) : null;
             if (tokens == null || chunk == null || chunk < 0 || tokens.hashes.fullBlocks() < (chunk + 1) * f) {
                 // Only a log written elsewhere lacks what a chunk needs: announce the key alone, as vLLM's placeholder does.
                 writing.put(key, new Chunk(List.of(ExternalHash.of(key)), null, List.of()));

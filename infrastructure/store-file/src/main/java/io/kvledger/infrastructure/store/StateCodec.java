@@ -46,6 +46,7 @@ final class StateCodec {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .addModule(vavr())
+            .addModule(GroupedStateJson.module())
             .build();
 
     private StateCodec() {

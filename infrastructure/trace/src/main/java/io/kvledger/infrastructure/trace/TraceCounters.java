@@ -80,9 +80,9 @@ final class TraceCounters {
         }
         List<String> keys;
         if (event instanceof StoreJobScheduled e) {
-            keys = e.keys();
+            keys = e.keys().flat();
         } else if (event instanceof LoadJobScheduled e) {
-            keys = e.keys();
+            keys = e.keys().flat();
         } else if (event instanceof ChunksStored e) {
             keys = e.keys();
         } else if (event instanceof ChunksEvicted e) {

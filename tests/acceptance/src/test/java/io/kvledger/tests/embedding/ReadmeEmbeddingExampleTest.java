@@ -55,8 +55,8 @@ class ReadmeEmbeddingExampleTest {
                     new ComputeTokens("r1", 32),
                     new AbortRequest("r2")));
 
-            assertEquals(List.of(0, 1), step.storeJobs().get(0).chunkIndices());
-            assertEquals(List.of(7, 8), step.storeJobs().get(0).blockIds());
+            assertEquals(List.of(0, 1), step.storeJobs().get(0).chunkIndices().flat());
+            assertEquals(List.of(7, 8), step.storeJobs().get(0).blockIds().flat());
             assertEquals(List.of(), step.flushes());
             assertEquals(RejectionCode.UNKNOWN_REQUEST, step.rejections().get(0).code(), "r2 was never registered");
         }

@@ -55,18 +55,18 @@ final class KvEventsFromLog {
                 List<Integer> known = tokens.get(e.requestId());
                 BlockHashes hashes = BlockHashes.of(b, known);
                 Map<String, Chunk> chunks = new HashMap<>();
-                for (int i = 0; i < e.keys().size(); i++) {
-                    int chunk = e.chunkIndices().get(i);
+                for (int i = 0; i < e.keys().flat().size(); i++) {
+                    int chunk = e.chunkIndices().flat().get(i);
                     List<Long> blockHashes = new ArrayList<>();
                     for (int block = chunk * f; block < (chunk + 1) * f; block++) {
                         blockHashes.add(low64(hashes.get(block)));
                     }
-                    assertEquals(low64(e.keys().get(i)), blockHashes.get(f - 1), "a chunk's key is its last block's hash");
+                    assertEquals(low64(e.keys().flat().get(i)), blockHashes.get(f - 1), "a chunk's key is its last block's hash");
                     Long parent = chunk == 0 ? null : low64(hashes.get(chunk * f - 1));
                     Chunk described = new Chunk(blockHashes, parent,
                             List.copyOf(known.subList(chunk * b * f, (chunk + 1) * b * f)));
-                    chunks.put(e.keys().get(i), described);
-                    writing.put(e.keys().get(i), described);
+                    chunks.put(e.keys().flat().get(i), described);
+                    writing.put(e.keys().flat().get(i), described);
                 }
                 jobs.put(e.jobId(), chunks);
             } else if (event instanceof StoreJobCompleted e) {

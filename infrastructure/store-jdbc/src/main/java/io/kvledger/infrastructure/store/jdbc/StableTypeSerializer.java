@@ -50,6 +50,7 @@ public final class StableTypeSerializer implements Serializer {
 
     private static final ObjectMapper LENIENT = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .addModule(io.kvledger.infrastructure.json.GroupFieldsJson.module())
             .build();
     private static final ObjectWriter FIELDS = LENIENT.writer();
 

@@ -11,6 +11,8 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.WindowBlocksFreed;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -74,6 +76,7 @@ class StableTypeSerializerTest {
             new RequestAborted("r"),
             new RequestFinished("r", FinishReason.STOPPED),
             new BlocksReleased("r", List.of(5, 4)),
+            new WindowBlocksFreed("r", PerGroup.single(List.of(3))),
             new CacheReset(5_000_000_000L),
             new CommandRejected(9, "CompleteTransfer", RejectionCode.UNKNOWN_JOB, "job 7 was never scheduled", null, 7L),
             new CommandRejected(10, "AbortRequest", RejectionCode.INVALID_ARGUMENT, "requestId must be a string", null, null));

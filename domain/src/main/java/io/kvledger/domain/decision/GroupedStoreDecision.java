@@ -1,0 +1,68 @@
+package io.kvledger.domain.decision;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.ChunksEvicted;
+import io.kvledger.domain.event.StoreDeferReason;
+import io.kvledger.domain.event.StoreDeferred;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.rules.GroupedOffer;
+import io.kvledger.domain.state.CpuTier;
+import io.kvledger.domain.state.RequestState;
+import io.vavr.collection.Vector;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * The offer of every group as one tier decision (contract section 7.4): a {@code StoreDeferred} naming
+ * the offer, or the evictions it needs and one store of the chunks the tier lacks, in every group.
+ */
+final class GroupedStoreDecision {
+
+    private GroupedStoreDecision() {
+    }
+
+    /** Called after the command's own event was folded (which took an empty offer, or one held whole). */
+    static void offer(Emitter emitter, String requestId) {
+        EngineConfig config = emitter.state().config();
+        CpuTier tier = emitter.state().tier();
+        RequestState request = emitter.request(requestId);
+        if (request == null) {
+            return;
+        }
+        GroupedOffer offer = GroupedOffer.of(config, tier, request);
+        if (offer.lacking().isEmpty()) {
+            return;
+        }
+        int needed = offer.lacking().totalSize();
+        int room = tier.capacity() - tier.size();
+        if (room < needed) {
+            List<String> victims = tier.evictionCandidates(needed - room, new HashSet<>(offer.keys().flat()));
+            if (victims.size() < needed - room) {
+                emitter.emit(new StoreDeferred(requestId, offer.chunks(), StoreDeferReason.TIER_FULL));
+                return;
+            }
+            emitter.emit(new ChunksEvicted(victims));
+        }
+        emitter.emit(new StoreJobScheduled(emitter.state().nextJobId(), requestId, offer.lacking(), offer.lackingKeys(),
+                sources(config, request, offer.lacking())));
+    }
+
+    /** All {@code F} blocks of each chunk, per group, in order. */
+    private static PerGroup<Integer> sources(EngineConfig config, RequestState request, PerGroup<Integer> chunks) {
+        int f = config.blocksPerChunk();
+        List<List<Integer>> blocks = new ArrayList<>(chunks.groupCount());
+        for (int g = 0; g < chunks.groupCount(); g++) {
+            Vector<Integer> table = request.table(g);
+            List<Integer> group = new ArrayList<>(chunks.group(g).size() * f);
+            for (int chunk : chunks.group(g)) {
+                for (int i = 0; i < f; i++) {
+                    group.add(table.get(chunk * f + i));
+                }
+            }
+            blocks.add(group);
+        }
+        return PerGroup.of(blocks);
+    }
+}

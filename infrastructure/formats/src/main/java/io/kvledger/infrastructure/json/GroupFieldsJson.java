@@ -1,0 +1,74 @@
+package io.kvledger.infrastructure.json;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.Module;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.domain.config.KvCacheGroup;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.group.PerGroup;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * How the KV cache groups of contract section 7 are written: a per-group field as the flat list for one
+ * group and a list of lists for two or more (7.2), {@code EngineConfigured.groups} only when the config
+ * gave it, and a group object with {@code slidingWindow} only for a sliding group (7.1).
+ */
+public final class GroupFieldsJson {
+
+    private GroupFieldsJson() {
+    }
+
+    public static Module module() {
+        SimpleModule module = new SimpleModule("kvledger-groups");
+        module.addSerializer(PerGroup.class, new PerGroupSerializer());
+        module.setMixInAnnotation(EngineConfigured.class, EngineConfiguredFields.class);
+        module.setMixInAnnotation(KvCacheGroup.class, GroupFields.class);
+        return module;
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static final class PerGroupSerializer extends JsonSerializer<PerGroup> {
+        @Override
+        public void serialize(PerGroup value, JsonGenerator out, SerializerProvider provider) throws IOException {
+            if (value.groupCount() == 1) {
+                writeList(value.group(0), out);
+                return;
+            }
+            out.writeStartArray();
+            for (Object list : value.lists()) {
+                writeList((List<?>) list, out);
+            }
+            out.writeEndArray();
+        }
+
+        private static void writeList(List<?> list, JsonGenerator out) throws IOException {
+            out.writeStartArray();
+            for (Object entry : list) {
+                if (entry == null) {
+                    out.writeNull();
+                } else if (entry instanceof Integer i) {
+                    out.writeNumber(i);
+                } else {
+                    out.writeString(entry.toString());
+                }
+            }
+            out.writeEndArray();
+        }
+    }
+
+    private abstract static class EngineConfiguredFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<KvCacheGroup> groups();
+    }
+
+    @JsonIgnoreProperties({"sliding"})
+    private abstract static class GroupFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Integer slidingWindow();
+    }
+}
