@@ -52,7 +52,7 @@ final class Arrivals {
         int drafts = random.nextDouble() < 0.3 ? 1 + random.nextInt(3) : 0;
         boolean reportsLast = random.nextBoolean();
         long abortAt = random.nextDouble() < options.abortRate() ? now + random.nextInt(30) : -1;
-        return new SimRequest(id, prompt, output, drafts, reportsLast, abortAt);
+        return new SimRequest(id, prompt, output, drafts, reportsLast, abortAt, options.model().groupCount());
     }
 
     private List<Integer> prompt() {

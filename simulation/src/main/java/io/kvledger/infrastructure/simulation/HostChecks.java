@@ -5,6 +5,9 @@ import io.kvledger.application.check.CheckCode;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.finding.FindingCode;
 import io.kvledger.domain.event.RejectionCode;
+import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.state.RequestState;
+import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +21,9 @@ import java.util.Map;
  * or repeated completions. Findings carry the seq of the step's last event.
  */
 final class HostChecks {
+
+    /** Steps between two comparisons of every table entry with the engine's (the sizes are compared every step). */
+    static final int WHOLE_TABLES_EVERY = 64;
 
     private final List<Finding> findings = new ArrayList<>();
     private long seq;
@@ -43,45 +49,92 @@ final class HostChecks {
         }
     }
 
-    /** The forward pass writes the KV of tokens {@code from .. to-1} into the request's blocks. */
-    void computed(SimRequest request, int from, int to, int blockSize, Workers workers, long now) {
-        int last = Math.min((to - 1) / blockSize, request.table.size() - 1);
-        for (int slot = from / blockSize; slot <= last; slot++) {
-            int block = request.table.get(slot);
-            for (Workers.Transfer transfer : workers.on(block)) {
-                if (transfer.startsAfterPassOf(request.id, now)) {
+    /** The forward pass writes the KV of tokens {@code from .. to-1} into the request's blocks, in every group. */
+    void computed(SimRequest request, int from, int to, HostGroups groups, Workers workers, long now) {
+        for (int g = 0; g < groups.count(); g++) {
+            int blockSize = groups.blockSize(g);
+            List<Integer> table = request.table(g);
+            int last = Math.min((to - 1) / blockSize, table.size() - 1);
+            for (int slot = from / blockSize; slot <= last; slot++) {
+                Integer block = table.get(slot);
+                if (block == null) {
+                    fail(CheckCode.COMPUTE_BEYOND_TABLE, request.id, "the forward pass writes slot " + slot + " of group " + g
+                            + ", a null entry (tokens " + from + " to " + to + ")");
                     continue;
                 }
-                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "the forward pass writes block " + block + " (slot " + slot
-                        + ") while job " + transfer.jobId() + " of " + transfer.requestId() + " still "
-                        + (transfer.store() ? "reads" : "writes") + " it");
+                for (Workers.Transfer transfer : workers.on(block)) {
+                    if (transfer.startsAfterPassOf(request.id, now)) {
+                        continue;
+                    }
+                    fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "the forward pass writes block " + block + " (slot " + slot
+                            + (groups.count() == 1 ? "" : " of group " + g) + ") while job " + transfer.jobId() + " of "
+                            + transfer.requestId() + " still " + (transfer.store() ? "reads" : "writes") + " it");
+                }
             }
-        }
-        if (to > request.table.size() * blockSize) {
-            fail(CheckCode.COMPUTE_BEYOND_TABLE, request.id, "tokens up to " + to + " computed with " + request.table.size() + " blocks");
+            if (to > table.size() * blockSize) {
+                fail(CheckCode.COMPUTE_BEYOND_TABLE, request.id, "tokens up to " + to + " computed with " + table.size() + " blocks"
+                        + (groups.count() == 1 ? "" : " in group " + g));
+            }
         }
     }
 
-    /** A transfer's blocks must be blocks the host gave the request (and a load's no other transfer touches). */
-    void transferScheduled(long jobId, boolean store, SimRequest request, List<Integer> blocks, Workers workers) {
+    /** A transfer's blocks must be blocks the host gave the request in that group (and a load's no other transfer touches). */
+    void transferScheduled(long jobId, boolean store, SimRequest request, PerGroup<Integer> blocks, Workers workers) {
         if (request == null) {
             fail(AuditCode.STORE_BEYOND_ALLOCATED, null, "job " + jobId + " is for a request the host does not know");
             return;
         }
-        Map<Integer, Integer> held = new HashMap<>(); // each table entry names one block once, as List.remove would
-        request.table.forEach(block -> held.merge(block, 1, Integer::sum));
-        for (Integer block : blocks) {
-            if (held.getOrDefault(block, 0) > 0) {
-                held.merge(block, -1, Integer::sum);
-            } else {
-                fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
-                        + ", which the host did not give the request (table " + request.table + ")");
+        for (int g = 0; g < blocks.groupCount(); g++) {
+            List<Integer> table = request.table(g);
+            Map<Integer, Integer> held = new HashMap<>(); // each table entry names one block once, as List.remove would
+            for (Integer block : table) {
+                if (block != null) {
+                    held.merge(block, 1, Integer::sum);
+                }
             }
-            if (!store && !workers.on(block).isEmpty()) {
-                fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "load " + jobId + " writes block " + block
-                        + " while job " + workers.on(block).get(0).jobId() + " still touches it");
+            for (Integer block : blocks.group(g)) {
+                if (block != null && held.getOrDefault(block, 0) > 0) {
+                    held.merge(block, -1, Integer::sum);
+                } else {
+                    fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
+                            + ", which the host did not give the request (table " + table
+                            + (blocks.groupCount() == 1 ? "" : " of group " + g) + ")");
+                }
+                if (block != null && !store && !workers.on(block).isEmpty()) {
+                    fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "load " + jobId + " writes block " + block
+                            + " while job " + workers.on(block).get(0).jobId() + " still touches it");
+                }
             }
         }
+    }
+
+    /**
+     * Each group's table as the engine folded it is the host's (null entries and freed positions included):
+     * the sizes after every step, the entries every {@link #WHOLE_TABLES_EVERY} steps.
+     */
+    void tablesMatch(SimRequest request, RequestState engine, long now) {
+        if (engine.tableCount() != request.tables.size() && !(engine.tableCount() == 1 && request.tables.size() == 1)) {
+            fail(CheckCode.HOST_DESYNC, request.id, "the engine keeps " + engine.tableCount() + " tables, the host "
+                    + request.tables.size());
+            return;
+        }
+        boolean whole = now % WHOLE_TABLES_EVERY == 0;
+        for (int g = 0; g < request.tables.size(); g++) {
+            List<Integer> host = request.table(g);
+            Vector<Integer> folded = engine.table(g);
+            if (folded.size() != host.size() || (whole && !sameEntries(folded, host))) {
+                fail(CheckCode.HOST_DESYNC, request.id, "group " + g + ": the engine's table is " + folded + ", the host's " + host);
+            }
+        }
+    }
+
+    private static boolean sameEntries(Vector<Integer> folded, List<Integer> host) {
+        for (int i = 0; i < host.size(); i++) {
+            if (!java.util.Objects.equals(folded.get(i), host.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void flushOfUnknownJob(long jobId) {

@@ -7,11 +7,13 @@ import io.kvledger.domain.command.ComputeTokens;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.command.FinishReason;
 import io.kvledger.domain.command.FinishRequest;
+import io.kvledger.domain.command.FreeWindowBlocks;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.command.PreemptRequest;
 import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.command.RejectTokens;
 import io.kvledger.domain.command.ResetCache;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.RequestStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,27 +87,53 @@ final class Scheduler {
         return step;
     }
 
-    /** A request whose lookup was answered gets its GPU-hit blocks and, for a load, the blocks it loads into. */
+    /**
+     * A request whose lookup was answered gets its GPU-hit blocks and, for a load, the blocks it loads into,
+     * in every group (a sliding group's positions below the window of the hit end get the null block).
+     */
     private void admit(SimRequest request) {
         SimRequest.Admission admission = request.admission;
         if (admission == null || !admission.answered || request.terminalSent) {
             return;
         }
+        HostGroups groups = host.groups;
         int external = admission.externalTokens;
-        int needed = external == 0 ? 0 : (admission.hitBlocks.size() * host.blockSize + external) / host.blockSize
-                - admission.hitBlocks.size();
+        int end = admission.hitTokens + external;
+        int[] entries = new int[groups.count()];
+        int needed = 0;
+        for (int g = 0; g < groups.count(); g++) {
+            int hits = admission.hitBlocks.get(g).size();
+            entries[g] = external == 0 ? hits : groups.loadEntries(g, end);
+            int first = groups.group(g).firstInWindow(end);
+            for (int slot = hits; slot < entries[g]; slot++) {
+                needed += slot < first ? 0 : 1;
+            }
+        }
         if (host.pool.freeCount() < needed) {
             host.dropAdmission(request); // looked up again later
             return;
         }
         List<Integer> fresh = host.pool.take(needed);
-        List<Integer> blocks = new ArrayList<>(admission.hitBlocks);
-        blocks.addAll(fresh);
-        request.table.addAll(blocks);
+        List<List<Integer>> lists = new ArrayList<>(groups.count());
+        int taken = 0;
+        for (int g = 0; g < groups.count(); g++) {
+            List<Integer> blocks = new ArrayList<>(admission.hitBlocks.get(g));
+            int first = groups.group(g).firstInWindow(end);
+            for (int slot = blocks.size(); slot < entries[g]; slot++) {
+                if (slot < first) {
+                    blocks.add(null);
+                    request.loadedWithNulls = true;
+                } else {
+                    blocks.add(fresh.get(taken++));
+                }
+            }
+            request.table(g).addAll(blocks);
+            lists.add(blocks);
+        }
         request.freshBlocks.add(fresh);
         request.admission = null;
         request.status = external > 0 ? RequestStatus.LOADING : RequestStatus.RUNNING;
-        step.add(new AllocateBlocks(request.id, blocks, external));
+        step.add(new AllocateBlocks(request.id, PerGroup.of(lists), external));
     }
 
     /** Sampled tokens (the accepted drafts and one more), the rejected drafts, and maybe the finish. */
@@ -162,17 +190,41 @@ final class Scheduler {
             if (tokens > budget) {
                 continue;
             }
+            if (host.groups.anySliding) {
+                if (request.loadedWithNulls) {
+                    request.loadedWithNulls = false; // its load ended: once running, its nulls stay below the window
+                    if (host.groups.nullInsideWindow(request, c)) {
+                        preempt(request); // a failed load left nulls inside the window: it cannot recompute in place
+                        continue;
+                    }
+                }
+                freeOutsideWindow(request, c);
+            }
             int lookahead = drafts > 0 ? 1 : 0;
-            int needed = (c + tokens + host.blockSize - 1) / host.blockSize + lookahead - request.table.size();
+            int groupCount = host.groups.count();
+            int[] added = new int[groupCount];
+            int needed = 0;
+            for (int g = 0; g < groupCount; g++) {
+                int blockSize = host.groups.blockSize(g);
+                added[g] = Math.max(0, (c + tokens + blockSize - 1) / blockSize + lookahead - request.table(g).size());
+                needed += added[g];
+            }
             if (needed > host.pool.freeCount()) {
                 preemptYoungestOther(live, request);
                 continue;
             }
             if (needed > 0) {
                 List<Integer> fresh = host.pool.take(needed);
-                request.table.addAll(fresh);
+                List<List<Integer>> lists = new ArrayList<>(groupCount);
+                int from = 0;
+                for (int g = 0; g < groupCount; g++) {
+                    List<Integer> blocks = groupCount == 1 ? fresh : fresh.subList(from, from + added[g]);
+                    from += added[g];
+                    request.table(g).addAll(blocks);
+                    lists.add(blocks);
+                }
                 request.freshBlocks.add(fresh);
-                step.add(new AllocateBlocks(request.id, fresh, 0));
+                step.add(new AllocateBlocks(request.id, PerGroup.of(lists), 0));
             }
             step.add(new ComputeTokens(request.id, tokens));
             request.computedAtStep = now;
@@ -211,6 +263,23 @@ final class Scheduler {
         }
     }
 
+    /** vLLM's {@code remove_skipped_blocks}: the blocks the window no longer reaches go back to the pool, reported first. */
+    private void freeOutsideWindow(SimRequest request, int computed) {
+        List<List<Integer>> freed = new ArrayList<>(host.groups.count());
+        boolean any = false;
+        for (int g = 0; g < host.groups.count(); g++) {
+            List<Integer> blocks = host.groups.freeOutsideWindow(request, g, computed);
+            freed.add(blocks);
+            any |= !blocks.isEmpty();
+        }
+        if (any) {
+            step.add(new FreeWindowBlocks(request.id, PerGroup.of(freed)));
+            for (List<Integer> blocks : freed) {
+                blocks.forEach(host.pool::release);
+            }
+        }
+    }
+
     private void preempt(SimRequest request) {
         step.add(new PreemptRequest(request.id));
         request.status = RequestStatus.PREEMPTED;
@@ -238,17 +307,26 @@ final class Scheduler {
             if (!request.isAdmittable()) {
                 continue;
             }
-            List<Integer> hits = new ArrayList<>();
-            for (int block = 0; (block + 1) * host.blockSize <= request.numTokens() - 1; block++) {
-                int held = host.pool.lookup(request.prefixHash(block, host.blockSize));
-                if (held < 0) {
-                    break;
+            List<List<Integer>> hits = new ArrayList<>(host.groups.count());
+            int hitTokens;
+            if (host.groups.grouped) {
+                hitTokens = host.groups.gpuHit(request, host.pool, hits);
+            } else {
+                int blockSize = host.groups.blockSize(0);
+                List<Integer> blocks = new ArrayList<>();
+                for (int block = 0; (block + 1) * blockSize <= request.numTokens() - 1; block++) {
+                    int held = host.pool.lookup(request.prefixHash(0, block, blockSize));
+                    if (held < 0) {
+                        break;
+                    }
+                    host.pool.share(held);
+                    blocks.add(held);
                 }
-                host.pool.share(held);
-                hits.add(held);
+                hits.add(blocks);
+                hitTokens = blocks.size() * blockSize;
             }
-            request.admission = new SimRequest.Admission(hits);
-            step.add(new MatchPrefix(request.id, hits.size() * host.blockSize));
+            request.admission = new SimRequest.Admission(hits, hitTokens);
+            step.add(new MatchPrefix(request.id, hitTokens));
             admitted++;
         }
     }
@@ -262,7 +340,7 @@ final class Scheduler {
             SimRequest request = arrivals.next(now);
             host.requests.put(request.id, request);
             step.add(new RegisterRequest(request.id, List.copyOf(request.tokens)));
-            if (request.mostBlocks(host.blockSize) > host.pool.size()) {
+            if (request.mostBlocks(host.groups, options.tokenBudget()) > host.pool.size()) {
                 step.add(new AbortRequest(request.id)); // it can never fit the GPU pool: refused at once
                 request.terminalSent = true;
                 host.refused++;

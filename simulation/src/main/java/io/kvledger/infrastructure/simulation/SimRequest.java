@@ -8,14 +8,16 @@ import java.util.List;
 /** What the simulated host knows of one request: its tokens and plans, and the GPU blocks it gave it. */
 final class SimRequest {
 
-    /** A lookup sent for admission: the GPU-hit blocks held for it, and the answer once it came. */
+    /** A lookup sent for admission: the GPU-hit blocks held for it (per group), and the answer once it came. */
     static final class Admission {
-        final List<Integer> hitBlocks;
+        final List<List<Integer>> hitBlocks;
+        final int hitTokens;
         boolean answered;
         int externalTokens;
 
-        Admission(List<Integer> hitBlocks) {
+        Admission(List<List<Integer>> hitBlocks, int hitTokens) {
             this.hitBlocks = hitBlocks;
+            this.hitTokens = hitTokens;
         }
     }
 
@@ -29,10 +31,18 @@ final class SimRequest {
     /** The step at which it is aborted, or -1. */
     final long abortAt;
 
-    final List<Integer> table = new ArrayList<>();
+    /** The GPU blocks of each group's table ({@code null}: a sliding group's null block). */
+    final List<List<Integer>> tables;
     /** Blocks taken from the free pool for each AllocateBlocks not yet answered, in command order. */
     final ArrayDeque<List<Integer>> freshBlocks = new ArrayDeque<>();
-    final List<Long> prefixHashes = new ArrayList<>();
+    /** Per group, the hashes of its full blocks' token prefixes. */
+    final List<List<Long>> prefixHashes;
+    /** Per group, the positions below which the host freed every entry outside the window. */
+    final int[] freedBelow;
+    /** Per group, the blocks indexed for GPU prefix hits. */
+    final int[] indexedBlocks;
+    /** Whether a load put null entries in a sliding table (inside the window again if the load fails). */
+    boolean loadedWithNulls;
     RequestStatus status = RequestStatus.WAITING;
     int computed;
     int generated;
@@ -40,14 +50,22 @@ final class SimRequest {
     int pendingDrafts = -1;
     Admission admission;
     boolean terminalSent;
-    int indexedBlocks;
     /** Times it was preempted without pressure (the workload's random preemptions). */
     int unforcedPreemptions;
     /** The step whose forward pass last computed it (0: none yet). */
     long computedAtStep;
 
-    SimRequest(String id, List<Integer> prompt, int outputTarget, int drafts, boolean reportsLast, long abortAt) {
+    SimRequest(String id, List<Integer> prompt, int outputTarget, int drafts, boolean reportsLast, long abortAt,
+               int groups) {
         this.id = id;
+        this.tables = new ArrayList<>(groups);
+        this.prefixHashes = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            tables.add(new ArrayList<>());
+            prefixHashes.add(new ArrayList<>());
+        }
+        this.freedBelow = new int[groups];
+        this.indexedBlocks = new int[groups];
         this.tokens = new ArrayList<>(prompt);
         this.outputTarget = outputTarget;
         this.drafts = drafts;
@@ -59,19 +77,45 @@ final class SimRequest {
         return tokens.size();
     }
 
-    /** The host's hash of the token prefix that ends with full block {@code block}. */
-    long prefixHash(int block, int blockSize) {
-        while (prefixHashes.size() <= block) {
-            int next = prefixHashes.size();
-            long previous = next == 0 ? 0 : prefixHashes.get(next - 1);
-            prefixHashes.add(PrefixHashes.next(previous, tokens, next, blockSize));
-        }
-        return prefixHashes.get(block);
+    /** Group {@code g}'s table. */
+    List<Integer> table(int g) {
+        return tables.get(g);
     }
 
-    /** The most GPU blocks it can hold at once: its longest token count with drafts, and a lookahead block. */
-    int mostBlocks(int blockSize) {
-        return (tokens.size() + outputTarget + drafts + blockSize - 1) / blockSize + 1;
+    /** Whether some table still names a block (not only null entries). */
+    boolean holdsBlocks() {
+        for (List<Integer> table : tables) {
+            for (Integer block : table) {
+                if (block != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The host's hash of group {@code g}'s token prefix that ends with its full block {@code block}: the
+     * same tokens hash differently in each group, whose KV differs (group 0's are the single group's).
+     */
+    long prefixHash(int g, int block, int blockSize) {
+        List<Long> hashes = prefixHashes.get(g);
+        while (hashes.size() <= block) {
+            int next = hashes.size();
+            long previous = next == 0 ? g : hashes.get(next - 1);
+            hashes.add(PrefixHashes.next(previous, tokens, next, blockSize));
+        }
+        return hashes.get(block);
+    }
+
+    /** The most GPU blocks it can hold at once: its longest token count with drafts, and a lookahead block, in every group. */
+    int mostBlocks(HostGroups groups, int stepTokens) {
+        int longest = tokens.size() + outputTarget + drafts;
+        int blocks = 0;
+        for (int g = 0; g < groups.count(); g++) {
+            blocks += HostGroups.mostEntries(groups.group(g), longest, stepTokens);
+        }
+        return blocks;
     }
 
     boolean isAdmittable() {

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.simulation;
 
 import io.kvledger.application.check.CheckCode;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksEvicted;
@@ -35,7 +36,7 @@ final class SimulatedHost {
     }
 
     final SimulationOptions options;
-    final int blockSize;
+    final HostGroups groups;
     final BlockPool pool;
     final Workers workers;
     final HostChecks checks = new HostChecks();
@@ -45,9 +46,9 @@ final class SimulatedHost {
     /** Requests refused at arrival because they can never fit the GPU pool. */
     long refused;
 
-    SimulatedHost(SimulationOptions options, int blockSize, Workers workers) {
+    SimulatedHost(SimulationOptions options, EngineConfig config, Workers workers) {
         this.options = options;
-        this.blockSize = blockSize;
+        this.groups = new HostGroups(config);
         this.pool = new BlockPool(options.gpuBlocks());
         this.workers = workers;
     }
@@ -59,10 +60,10 @@ final class SimulatedHost {
             List<Integer> fresh = request == null || request.freshBlocks.isEmpty() ? List.of() : request.freshBlocks.poll();
             checks.allocated(e.requestId(), fresh, workers);
         } else if (event instanceof StoreJobScheduled e) {
-            checks.transferScheduled(e.jobId(), true, requests.get(e.requestId()), e.blockIds().flat(), workers);
+            checks.transferScheduled(e.jobId(), true, requests.get(e.requestId()), e.blockIds(), workers);
             workers.start(e.jobId(), true, e.requestId(), e.blockIds().flat(), e.keys().flat(), now);
         } else if (event instanceof LoadJobScheduled e) {
-            checks.transferScheduled(e.jobId(), false, requests.get(e.requestId()), e.blockIds().flat(), workers);
+            checks.transferScheduled(e.jobId(), false, requests.get(e.requestId()), e.blockIds(), workers);
             workers.start(e.jobId(), false, e.requestId(), e.blockIds().flat(), e.keys().flat(), now);
         } else if (event instanceof FlushRequired e) {
             for (Long jobId : e.jobIds()) {
@@ -101,7 +102,7 @@ final class SimulatedHost {
     /** After the step's events: the forward pass, the host's view of each request, transfers progress. */
     void endStep(EngineState state, long now) {
         for (Compute compute : computes) {
-            checks.computed(compute.request(), compute.from(), compute.to(), blockSize, workers, now);
+            checks.computed(compute.request(), compute.from(), compute.to(), groups, workers, now);
         }
         computes.clear();
         checks.tier(state.tier().size(), state.config().cpuCapacityChunks());
@@ -110,10 +111,12 @@ final class SimulatedHost {
             SimRequest request = live.next();
             RequestState engine = state.heldRequest(request.id);
             if (engine == null) {
-                if (!request.table.isEmpty()) {
+                if (request.holdsBlocks()) {
                     checks.fail(CheckCode.BLOCKS_NEVER_RELEASED, request.id, "the engine settled the request while the host "
-                            + "still holds " + request.table + " for it");
-                    request.table.forEach(pool::release);
+                            + "still holds " + (groups.count() == 1 ? request.table(0) : request.tables) + " for it");
+                    for (List<Integer> table : request.tables) {
+                        table.stream().filter(java.util.Objects::nonNull).forEach(pool::release);
+                    }
                 }
                 live.remove();
                 continue;
@@ -124,6 +127,7 @@ final class SimulatedHost {
                 checks.fail(CheckCode.HOST_DESYNC, request.id, "the engine knows " + engine.numTokens() + " tokens, the host "
                         + request.numTokens());
             }
+            checks.tablesMatch(request, engine, now);
             indexComputedBlocks(request);
         }
         workers.progress(now);
@@ -131,28 +135,45 @@ final class SimulatedHost {
 
     /** Full blocks whose KV is computed may serve GPU prefix hits of later requests. */
     private void indexComputedBlocks(SimRequest request) {
-        int full = Math.min(Math.min(request.computed, request.numTokens()) / blockSize, request.table.size());
-        for (int block = request.indexedBlocks; block < full; block++) {
-            pool.index(request.table.get(block), request.prefixHash(block, blockSize));
+        for (int g = 0; g < groups.count(); g++) {
+            int blockSize = groups.blockSize(g);
+            List<Integer> table = request.table(g);
+            int full = Math.min(Math.min(request.computed, request.numTokens()) / blockSize, table.size());
+            for (int block = request.indexedBlocks[g]; block < full; block++) {
+                Integer held = table.get(block);
+                if (held != null) {
+                    pool.index(held, request.prefixHash(g, block, blockSize));
+                }
+            }
+            request.indexedBlocks[g] = Math.max(request.indexedBlocks[g], full);
         }
-        request.indexedBlocks = Math.max(request.indexedBlocks, full);
+    }
+
+    /** Takes each group's released blocks out of its table. */
+    private void released(BlocksReleased event) {
+        SimRequest request = requests.get(event.requestId());
+        for (int g = 0; g < event.blockIds().groupCount(); g++) {
+            released(event.requestId(), request, g, event.blockIds().group(g));
+        }
     }
 
     /**
-     * Takes the released blocks out of the request's table, each one's first occurrence left, as one
+     * Takes the released blocks out of group {@code g}'s table, each one's first occurrence left, as one
      * {@code List.remove} per block would, but in one pass: a release of a whole table costs its length.
-     * The pool gets the blocks back in the event's order (it hands out the last freed first).
+     * The pool gets the blocks back in the event's order (it hands out the last freed first). Once a table
+     * holds only null entries it is empty (a release names every block it still holds).
      */
-    private void released(BlocksReleased event) {
-        SimRequest request = requests.get(event.requestId());
-        List<Integer> blocks = event.blockIds().flat();
-        if (request != null && blocks.equals(request.table)) {
+    private void released(String requestId, SimRequest request, int g, List<Integer> blocks) {
+        List<Integer> table = request == null ? List.of() : request.table(g);
+        if (request != null && blocks.equals(table)) {
             blocks.forEach(pool::release); // the usual case: the whole table, in table order
-            request.table.clear();
+            table.clear();
         } else {
             Map<Integer, Integer> held = new HashMap<>();
-            if (request != null) {
-                request.table.forEach(block -> held.merge(block, 1, Integer::sum));
+            for (Integer block : table) {
+                if (block != null) {
+                    held.merge(block, 1, Integer::sum);
+                }
             }
             Map<Integer, Integer> taken = new HashMap<>();
             for (Integer block : blocks) {
@@ -161,32 +182,40 @@ final class SimulatedHost {
                     taken.merge(block, 1, Integer::sum);
                     pool.release(block);
                 } else {
-                    checks.releasedUnheld(event.requestId(), block);
+                    checks.releasedUnheld(requestId, block);
                 }
             }
             if (request != null && !taken.isEmpty()) {
-                List<Integer> kept = new ArrayList<>(request.table.size());
-                for (Integer block : request.table) {
-                    Integer left = taken.get(block);
+                List<Integer> kept = new ArrayList<>(table.size());
+                boolean blocksLeft = false;
+                for (Integer block : table) {
+                    Integer left = block == null ? null : taken.get(block);
                     if (left != null && left > 0) {
                         taken.put(block, left - 1);
                     } else {
                         kept.add(block);
+                        blocksLeft |= block != null;
                     }
                 }
-                request.table.clear();
-                request.table.addAll(kept);
+                table.clear();
+                if (blocksLeft) {
+                    table.addAll(kept);
+                }
             }
         }
-        if (request != null && request.table.isEmpty()) {
-            request.indexedBlocks = 0;
+        if (request != null && table.isEmpty()) {
+            request.indexedBlocks[g] = 0;
+            request.freedBelow[g] = 0;
+            request.loadedWithNulls = false;
         }
     }
 
     /** Lets go of the GPU-hit blocks held for an admission that will not happen. */
     void dropAdmission(SimRequest request) {
         if (request != null && request.admission != null) {
-            request.admission.hitBlocks.forEach(pool::release);
+            for (List<Integer> hits : request.admission.hitBlocks) {
+                hits.stream().filter(java.util.Objects::nonNull).forEach(pool::release);
+            }
             request.admission = null;
         }
     }

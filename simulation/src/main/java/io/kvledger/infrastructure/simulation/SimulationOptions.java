@@ -15,12 +15,14 @@ import java.util.SplittableRandom;
  * @param resetRate   chance per scheduler step of a ResetCache
  * @param requestTokens the longest a request gets (prompt, output, drafts and lookahead); prompt and output
  *                    lengths scale with it (512, the default, gives the original workload)
- * @param gpuBlockLimit GPU blocks of the simulated host, or 0 for {@code 4 * requestTokens / B}; fewer than one
- *                    request needs makes the host refuse that request, as vLLM refuses one longer than the model fits
+ * @param gpuBlockLimit GPU blocks of the simulated host, or 0 for {@code 4 * requestTokens / B} (with groups, four
+ *                    longest requests' worth of every group's table); fewer than one request needs makes the host
+ *                    refuse that request, as vLLM refuses one longer than the model fits
+ * @param model       the KV cache groups of the simulated model ({@link SimulationModel#DEFAULT}: none)
  */
 public record SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
                                 int workers, ReleasePolicy releasePolicy, double resetRate, int requestTokens,
-                                int gpuBlockLimit) {
+                                int gpuBlockLimit, SimulationModel model) {
 
     public static final SimulationOptions DEFAULTS =
             new SimulationOptions(1000, 1, 0.1, 0.02, 0.02, 2, ReleasePolicy.FENCE, 0.0005);
@@ -29,6 +31,14 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
     public SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
                              int workers, ReleasePolicy releasePolicy, double resetRate) {
         this(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate, 512, 0);
+    }
+
+    /** The single-group model. */
+    public SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
+                             int workers, ReleasePolicy releasePolicy, double resetRate, int requestTokens,
+                             int gpuBlockLimit) {
+        this(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate, requestTokens,
+                gpuBlockLimit, SimulationModel.DEFAULT);
     }
 
     public SimulationOptions {
@@ -48,6 +58,7 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         if (gpuBlockLimit < 0) {
             throw new IllegalArgumentException("gpu-blocks must be >= 0, was " + gpuBlockLimit);
         }
+        java.util.Objects.requireNonNull(model, "model");
     }
 
     /** The engine's config: block size, chunk size, tier capacity and the offload limits drawn from the seed. */
@@ -58,6 +69,14 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         int capacity = 16 + random.nextInt(112);
         Integer maxOffloadTokens = random.nextInt(4) == 0 ? 32 + random.nextInt(256) : null;
         boolean offloadPromptOnly = random.nextInt(5) == 0;
+        if (model.isGrouped()) {
+            // the model fixes the block sizes; a sliding group needs one block per chunk (contract 7.1), and the
+            // tier holds the chunks of every group
+            return EngineConfig.DEFAULTS.withGroups(model.groups())
+                    .withBlocksPerChunk(model.hasSlidingGroup() ? 1 : blocksPerChunk).withWorkers(workers)
+                    .withCpuCapacityChunks(capacity * model.groups().size()).withReleasePolicy(releasePolicy)
+                    .withMaxOffloadTokens(maxOffloadTokens).withOffloadPromptOnly(offloadPromptOnly);
+        }
         return EngineConfig.DEFAULTS.withGpuBlockSize(blockSize).withBlocksPerChunk(blocksPerChunk)
                 .withWorkers(workers).withCpuCapacityChunks(capacity).withReleasePolicy(releasePolicy)
                 .withMaxOffloadTokens(maxOffloadTokens).withOffloadPromptOnly(offloadPromptOnly);
@@ -65,7 +84,17 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
 
     /** GPU blocks the simulated host has: enough for a few long requests, few enough that blocks are reused soon. */
     public int gpuBlocks() {
-        return gpuBlockLimit > 0 ? gpuBlockLimit : 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
+        if (gpuBlockLimit > 0) {
+            return gpuBlockLimit;
+        }
+        if (!model.isGrouped()) {
+            return 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
+        }
+        int blocks = 0;
+        for (io.kvledger.domain.config.KvCacheGroup group : model.groups()) {
+            blocks += 4 * HostGroups.mostEntries(group, maxRequestTokens(), tokenBudget());
+        }
+        return blocks;
     }
 
     /** Tokens one scheduler step may compute. */
@@ -107,31 +136,36 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
 
     public SimulationOptions withRequests(int value) {
         return new SimulationOptions(value, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit);
+                requestTokens, gpuBlockLimit, model);
     }
 
     public SimulationOptions withSeed(long value) {
         return new SimulationOptions(requests, value, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit);
+                requestTokens, gpuBlockLimit, model);
     }
 
     public SimulationOptions withRequestTokens(int value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                value, gpuBlockLimit);
+                value, gpuBlockLimit, model);
     }
 
     public SimulationOptions withGpuBlocks(int value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, value);
+                requestTokens, value, model);
     }
 
     public SimulationOptions withPreemptRate(double value) {
         return new SimulationOptions(requests, seed, abortRate, value, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit);
+                requestTokens, gpuBlockLimit, model);
     }
 
     public SimulationOptions withReleasePolicy(ReleasePolicy value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, value, resetRate,
-                requestTokens, gpuBlockLimit);
+                requestTokens, gpuBlockLimit, model);
+    }
+
+    public SimulationOptions withModel(SimulationModel value) {
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                requestTokens, gpuBlockLimit, value);
     }
 }

@@ -13,6 +13,7 @@ import io.kvledger.domain.event.RequestPreempted;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.event.StoreDeferred;
 import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,6 +38,10 @@ public final class SimulationSummary {
     long flushes;
     long storesDeferred;
     long chunksEvicted;
+    /** Sliding-window blocks the host freed while their requests ran (grouped models only). */
+    long windowBlocksFreed;
+    /** Whether the audit's rules were left out because they do not judge this grouped model yet. */
+    boolean auditSkipped;
     /** Requests refused at arrival (they can never fit the GPU pool), registered and aborted at once. */
     long refused;
     final Map<String, Long> rejections = new TreeMap<>();
@@ -72,6 +77,8 @@ public final class SimulationSummary {
             chunksStored += e.keys().size();
         } else if (event instanceof ChunksEvicted e) {
             chunksEvicted += e.keys().size();
+        } else if (event instanceof WindowBlocksFreed e) {
+            windowBlocksFreed += e.blockIds().totalSize();
         } else if (event instanceof FlushRequired) {
             flushes++;
         } else if (event instanceof StoreDeferred) {
@@ -121,15 +128,17 @@ public final class SimulationSummary {
                 "simulated %d requests (seed %d): %d finished, %d aborted%s, %d preemptions%n"
                         + "steps %d, commands %d, events %d%n"
                         + "jobs %d (%d stores, %d loads), chunks stored %d, chunks loaded %d%n"
-                        + "flushes %d, stores deferred %d, chunks evicted %d%n"
+                        + "flushes %d, stores deferred %d, chunks evicted %d%s%n"
                         + "rejections %d %s%n"
                         + "violations 0%s%n"
                         + "%.1f s, %.0f events/s%n",
                 requests, seed, finished, aborted, refused == 0 ? "" : " (" + refused + " refused: too long for the GPU pool)",
                 preemptions, steps, commands, events,
                 storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
-                flushes, storesDeferred, chunksEvicted, rejectionCount(), rejections,
-                checks == Checks.ALL ? "" : " (host checks only: the audit's rules were not run)",
+                flushes, storesDeferred, chunksEvicted,
+                windowBlocksFreed == 0 ? "" : ", window blocks freed " + windowBlocksFreed, rejectionCount(), rejections,
+                checks != Checks.ALL ? " (host checks only: the audit's rules were not run)"
+                        : auditSkipped ? " (grouped model: the host's rules and the log's fold; the audit's rules judge one group)" : "",
                 seconds(), events / Math.max(seconds(), 1e-9));
     }
 }

@@ -56,7 +56,7 @@ final class StepLoop {
             EngineConfig config = options.engineConfig();
             SplittableRandom random = options.workloadRandom();
             Workers workers = new Workers(random.split(), config.workers(), options.failRate());
-            SimulatedHost host = new SimulatedHost(options, config.gpuBlockSize(), workers);
+            SimulatedHost host = new SimulatedHost(options, config, workers);
             Scheduler scheduler = new Scheduler(host, random.split(), new Arrivals(random.split(), options));
             SimulationSummary summary = new SimulationSummary();
             Stepped.End end;

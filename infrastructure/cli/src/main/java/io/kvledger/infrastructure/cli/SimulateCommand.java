@@ -9,7 +9,9 @@ import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.infrastructure.log.LogLineEncoder;
 import io.kvledger.infrastructure.scenario.ScenarioWriter;
 import io.kvledger.infrastructure.simulation.Checks;
+import io.kvledger.infrastructure.scenario.GroupsParser;
 import io.kvledger.infrastructure.simulation.SimulationFailure;
+import io.kvledger.infrastructure.simulation.SimulationModel;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
@@ -56,8 +58,18 @@ final class SimulateCommand implements Callable<Integer> {
     ReleasePolicy release = SimulationOptions.DEFAULTS.releasePolicy();
 
     @Option(names = "--request-tokens", paramLabel = "T",
-            description = "The longest a request gets; prompt and output lengths scale with it (default ${DEFAULT-VALUE}).")
-    int requestTokens = SimulationOptions.DEFAULTS.requestTokens();
+            description = "The longest a request gets; prompt and output lengths scale with it (default 512, or the model's).")
+    Integer requestTokens;
+
+    @Option(names = "--model", paramLabel = "NAME",
+            description = {"The KV cache groups of the simulated model: default (no groups, the single-group workload),",
+                    "gemma3 (5 sliding groups of window 1024 : 1 full), gpt-oss (full + sliding window 128),",
+                    "eagle (full + EAGLE draft group), mixed-blocks (full B32 + sliding B8 window 16); docs/simulation.md."})
+    String model;
+
+    @Option(names = "--groups", paramLabel = "JSON",
+            description = "The groups as a config line's groups array (contract 7.1), instead of --model.")
+    String groups;
 
     @Option(names = "--gpu-blocks", paramLabel = "N",
             description = "GPU blocks of the simulated host (default 0: four longest requests' worth).")
@@ -82,8 +94,9 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         SimulationOptions options;
         try {
+            SimulationModel simulated = simulatedModel();
             options = new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, release, resetRate,
-                    requestTokens, gpuBlocks);
+                    requestTokens == null ? simulated.requestTokens() : requestTokens, gpuBlocks, simulated);
         } catch (IllegalArgumentException e) {
             return Cli.fail(e.getMessage());
         }
@@ -113,6 +126,16 @@ final class SimulateCommand implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    private SimulationModel simulatedModel() {
+        if (model != null && groups != null) {
+            throw new IllegalArgumentException("--model and --groups exclude each other");
+        }
+        if (groups != null) {
+            return SimulationModel.ofGroups(GroupsParser.parse(groups));
+        }
+        return model == null ? SimulationModel.DEFAULT : SimulationModel.named(model);
     }
 
     private static void commit(Output log, Output scenario) {

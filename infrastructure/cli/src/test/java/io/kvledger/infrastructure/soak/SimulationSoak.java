@@ -7,6 +7,7 @@ import io.kvledger.application.engine.StepEntry;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.cli.KvLedgerCli;
+import io.kvledger.infrastructure.simulation.SimulationModel;
 import io.kvledger.infrastructure.simulation.SimulationOptions;
 import io.kvledger.infrastructure.simulation.SimulationSummary;
 import io.kvledger.infrastructure.simulation.Simulator;
@@ -41,9 +42,20 @@ class SimulationSoak {
     /** The log is not written (it would take gigabytes); the checks see every event all the same. */
     @Test
     void manyRequestsRunWithoutAViolation() {
+        manyRequests(SimulationOptions.DEFAULTS);
+    }
+
+    /** The same with a grouped model, {@code -Dsoak.model} (default gpt-oss: a full and a sliding-window group). */
+    @Test
+    void manyRequestsOfAGroupedModelRunWithoutAViolation() {
+        SimulationModel model = SimulationModel.named(System.getProperty("soak.model", "gpt-oss"));
+        manyRequests(SimulationOptions.DEFAULTS.withModel(model).withRequestTokens(model.requestTokens()));
+    }
+
+    private static void manyRequests(SimulationOptions base) {
         int requests = Integer.getInteger("soak.requests", 1_000_000);
         long seed = Long.getLong("soak.seed", 1);
-        SimulationOptions options = SimulationOptions.DEFAULTS.withRequests(requests).withSeed(seed);
+        SimulationOptions options = base.withRequests(requests).withSeed(seed);
         SimulationSummary summary = new Simulator(options).run(new Simulator.Listener() {
             @Override
             public void configured(EngineConfigured configured) {
@@ -53,7 +65,7 @@ class SimulationSoak {
             public void step(List<StepEntry> entries, List<EngineEvent> events) {
             }
         });
-        System.out.print(summary.text(seed));
+        System.out.print(options.model().name() + ": " + summary.text(seed));
         assertEquals(requests, summary.requests());
         assertEquals(requests, summary.finished() + summary.aborted());
     }

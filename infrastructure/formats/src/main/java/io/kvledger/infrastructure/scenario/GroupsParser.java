@@ -15,9 +15,25 @@ import java.util.Map;
  * {@code kind} and {@code blockSize}, {@code slidingWindow} exactly for a sliding group, and an optional
  * {@code eagle}. Anything else makes the config line malformed, naming the group and the field.
  */
-final class GroupsParser {
+public final class GroupsParser {
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private GroupsParser() {
+    }
+
+    /** The groups of a {@code groups} value written as JSON text (as {@code simulate --groups} takes it), checked as a config line's. */
+    public static List<KvCacheGroup> parse(String json) {
+        JsonNode value;
+        try {
+            value = JSON.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("groups is not JSON: " + e.getOriginalMessage());
+        }
+        if (value == null) {
+            throw new IllegalArgumentException("groups is empty");
+        }
+        return parse(value);
     }
 
     static List<KvCacheGroup> parse(JsonNode value) {
