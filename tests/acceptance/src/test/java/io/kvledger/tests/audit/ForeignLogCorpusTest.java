@@ -46,7 +46,7 @@ class ForeignLogCorpusTest {
                 .flatMap(ForeignLogCorpusTest::expectedLines).toList();
         for (String code : List.of("WINDOW_FREE_MISMATCH", "BLOCK_STILL_HELD", "NULL_ENTRY_MISMATCH", "STORE_NOT_OFFERED",
                 "STORE_SLICE_MISMATCH", "STORE_BEYOND_BOUND", "STORE_BEYOND_ALLOCATED", "STORE_MISSING", "KEY_MISMATCH",
-                "MATCH_MISMATCH", "LOAD_MISMATCH", "RELEASE_MISMATCH", "REUSE_WITHOUT_FLUSH")) {
+                "MATCH_MISMATCH", "LOAD_MISMATCH", "RELEASE_MISMATCH", "REUSE_WITHOUT_FLUSH", "STATE_MISMATCH", "STORE_DEFERRED_MISMATCH")) {
             assertTrue(grouped.stream().anyMatch(line -> line.contains(" " + code + " ")), code + " is not in the grouped corpus");
         }
         assertTrue(logs().filter(log -> log.getFileName().toString().startsWith("clean_grouped"))
