@@ -51,12 +51,47 @@ final class LineVariants {
                 if (!small.equals(value)) {
                     variants.add(withArray(line, name, small));
                 }
+            } else if (value.isArray() && value.size() > 1 && perGroup(value)) {
+                perGroupVariants(line, name, (ArrayNode) value, variants);
             } else if (value.isBoolean() && !value.booleanValue()) {
                 variants.add(line.deepCopy().put(name, true));
             }
         }
         variants.remove(line);
         return new ArrayList<>(variants);
+    }
+
+    /**
+     * A per-group field of a grouped scenario (contract 7.2): one list per group, entries integers or
+     * {@code null}. Each group's list is shrunk on its own (shorter, to empty), so the field keeps its
+     * {@code G} lists and its nulls where they were.
+     */
+    private static boolean perGroup(JsonNode array) {
+        for (JsonNode list : array) {
+            if (!list.isArray()) {
+                return false;
+            }
+            for (JsonNode element : list) {
+                if (!element.isIntegralNumber() && !element.isNull()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void perGroupVariants(ObjectNode line, String name, ArrayNode lists, Set<ObjectNode> variants) {
+        for (int g = 0; g < lists.size(); g++) {
+            ArrayNode list = (ArrayNode) lists.get(g);
+            int size = list.size();
+            for (int shorter : new int[] {0, size / 2, size - 1}) {
+                if (shorter >= 0 && shorter < size) {
+                    ArrayNode copy = lists.deepCopy();
+                    copy.set(g, prefix(list, shorter));
+                    variants.add(withArray(line, name, copy));
+                }
+            }
+        }
     }
 
     private static boolean allIntegers(JsonNode array) {

@@ -48,7 +48,8 @@ final class LoadExplaining {
         int endBlock = used.endChunk() * config.blocksPerChunk();
         List<Integer> destination = endBlock <= table.size() && firstBlock <= endBlock
                 ? table.subList(firstBlock, endBlock) : List.of();
-        Slice expected = new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
+        Slice expected = config.isGrouped() ? GroupedSlices.load(config, request, used, fold)
+                : new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
                 .map(fold::logKeyOf).toList(), destination);
         int computedOnSuccess = Math.min(l + used.externalTokens(), request.numTokens() - 1);
         return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),

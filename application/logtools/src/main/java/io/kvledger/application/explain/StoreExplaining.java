@@ -55,7 +55,8 @@ final class StoreExplaining {
             offered.add(new OfferedChunk(chunk, fold.logKeyOf(key),
                     StoreOffer.sourceBlocks(request, List.of(chunk), config.blocksPerChunk()), answer));
         }
-        Slice expected = new Slice(offer.lacking(), offer.lackingKeys().stream().map(fold::logKeyOf).toList(),
+        Slice expected = config.isGrouped() ? GroupedSlices.store(config, before.tier(), request, fold)
+                : new Slice(offer.lacking(), offer.lackingKeys().stream().map(fold::logKeyOf).toList(),
                 StoreOffer.sourceBlocks(request, offer.lacking(), config.blocksPerChunk()));
         TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted,
                 step.after().tier().size());

@@ -1,6 +1,8 @@
 package io.kvledger.infrastructure.scenario;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.domain.config.GroupKind;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.infrastructure.json.EnumNames;
@@ -17,7 +19,7 @@ import java.util.Map;
  */
 public final class GroupsParser {
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private GroupsParser() {
     }
@@ -27,7 +29,7 @@ public final class GroupsParser {
         JsonNode value;
         try {
             value = JSON.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("groups is not JSON: " + e.getOriginalMessage());
         }
         if (value == null) {
@@ -36,7 +38,8 @@ public final class GroupsParser {
         return parse(value);
     }
 
-    static List<KvCacheGroup> parse(JsonNode value) {
+    /** The groups of a config line, or of a log's {@code EngineConfigured} (contract 7.8 holds it to 7.1). */
+    public static List<KvCacheGroup> parse(JsonNode value) {
         if (!value.isArray() || value.isEmpty()) {
             throw new IllegalArgumentException("config field groups must be a non-empty array of group objects, was "
                     + JsonProblems.show(value));

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.infrastructure.json.EventTypes;
 import java.io.ByteArrayInputStream;
 import java.io.StringWriter;
@@ -41,6 +42,8 @@ class EventDecodersTest {
         for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
             read.add(entry.event());
         }
-        assertEquals(events, read);
+        // A log without groups reads WindowBlocksFreed as an unknown type (contract 7.8): skipped, no event.
+        List<EngineEvent> expected = events.stream().map(event -> event instanceof WindowBlocksFreed ? null : event).toList();
+        assertEquals(expected, read);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.infrastructure.json.EventJson;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,9 @@ class StreamedLinesTest {
         List<LogEntry> streamed = readAll(new EventLogReader(new ByteArrayInputStream(bytes)));
         List<LogEntry> tree = readAll(EventLogReader.treeOnly(new ByteArrayInputStream(bytes)));
         assertEquals(tree, streamed); // equal events, positions and trees (raw() is made from the bytes)
-        assertEquals(events, streamed.stream().map(LogEntry::event).toList());
+        // Without groups a WindowBlocksFreed is an unknown type (contract 7.8): both paths skip it.
+        assertEquals(events.stream().map(event -> event instanceof WindowBlocksFreed ? null : event).toList(),
+                streamed.stream().map(LogEntry::event).toList());
 
         int taken = 0;
         for (int i = 1; i < events.size(); i++) {

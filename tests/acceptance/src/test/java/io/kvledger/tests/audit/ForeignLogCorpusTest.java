@@ -40,6 +40,19 @@ class ForeignLogCorpusTest {
         assertTrue(logs().filter(log -> expectedLines(log).findAny().isEmpty()).count() >= 2, "clean foreign logs");
     }
 
+    @Test
+    void theCorpusHoldsEveryGroupedCodeAndCleanGroupedLogs() throws Exception {
+        List<String> grouped = logs().filter(log -> log.getFileName().toString().contains("grouped"))
+                .flatMap(ForeignLogCorpusTest::expectedLines).toList();
+        for (String code : List.of("WINDOW_FREE_MISMATCH", "BLOCK_STILL_HELD", "NULL_ENTRY_MISMATCH", "STORE_NOT_OFFERED",
+                "STORE_SLICE_MISMATCH", "STORE_BEYOND_BOUND", "STORE_BEYOND_ALLOCATED", "STORE_MISSING", "KEY_MISMATCH",
+                "MATCH_MISMATCH", "LOAD_MISMATCH", "RELEASE_MISMATCH", "REUSE_WITHOUT_FLUSH", "STATE_MISMATCH", "STORE_DEFERRED_MISMATCH")) {
+            assertTrue(grouped.stream().anyMatch(line -> line.contains(" " + code + " ")), code + " is not in the grouped corpus");
+        }
+        assertTrue(logs().filter(log -> log.getFileName().toString().startsWith("clean_grouped"))
+                .filter(log -> expectedLines(log).findAny().isEmpty()).count() >= 2, "clean grouped foreign logs");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("logs")
     void auditFindsExactlyTheExpectedViolations(Path log) {
