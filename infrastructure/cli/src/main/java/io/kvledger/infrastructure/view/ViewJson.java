@@ -14,6 +14,8 @@ public final class ViewJson {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+            // A view's config without groups is written as before groups existed (contract 7.0).
+            .addModule(io.kvledger.infrastructure.json.GroupFieldsJson.module())
             .build();
 
     private ViewJson() {

@@ -34,6 +34,10 @@ public final class GroupFieldsJson {
         module.addDeserializer(PerGroup.class, new PerGroupDeserializer());
         module.setMixInAnnotation(EngineConfigured.class, EngineConfiguredFields.class);
         module.setMixInAnnotation(KvCacheGroup.class, GroupFields.class);
+        module.setMixInAnnotation(io.kvledger.domain.config.EngineConfig.class, ConfigFields.class);
+        module.setMixInAnnotation(io.kvledger.domain.state.RequestState.class, RequestFields.class);
+        module.setMixInAnnotation(io.kvledger.domain.state.Job.class, JobFields.class);
+        module.setMixInAnnotation(io.kvledger.domain.state.EngineState.class, StateFields.class);
         return module;
     }
 
@@ -98,6 +102,29 @@ public final class GroupFieldsJson {
     private abstract static class EngineConfiguredFields {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract List<KvCacheGroup> groups();
+    }
+
+    /** A config written whole (a view's): {@code groups} only when given, nothing derived. */
+    @JsonIgnoreProperties({"grouped"})
+    private abstract static class ConfigFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<KvCacheGroup> groups();
+    }
+
+    /** State written whole (a view's): the fields only a grouped engine sets are left out when null. */
+    private abstract static class RequestFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Object groups();
+    }
+
+    private abstract static class JobFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<Integer> groupCursorsBefore();
+    }
+
+    private abstract static class StateFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Object windowHolds();
     }
 
     @JsonIgnoreProperties({"sliding"})
