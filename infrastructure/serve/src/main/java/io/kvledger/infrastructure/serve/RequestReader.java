@@ -25,7 +25,8 @@ final class RequestReader {
     private RequestReader() {
     }
 
-    static Request read(byte[] line, int length) throws ProtocolException {
+    /** @param config the open engine's config ({@code null} before a hello opened one): it shapes per-group fields */
+    static Request read(byte[] line, int length, EngineConfig config) throws ProtocolException {
         JsonNode node;
         try {
             node = MAPPER.readTree(line, 0, length);
@@ -38,7 +39,7 @@ final class RequestReader {
             throw new ProtocolException(Code.BAD_REQUEST, "a request must be a JSON object");
         }
         if (node.has("step")) {
-            return step(node);
+            return step(node, config);
         }
         if (node.has("hello")) {
             return hello(node.get("hello"));
@@ -68,7 +69,7 @@ final class RequestReader {
         return new Request.Hello(protocol.intValue(), config, client != null && client.isTextual() ? client.textValue() : "");
     }
 
-    private static Request.Step step(JsonNode node) throws ProtocolException {
+    private static Request.Step step(JsonNode node, EngineConfig config) throws ProtocolException {
         JsonNode step = node.get("step");
         if (!step.isArray()) {
             throw new ProtocolException(Code.BAD_REQUEST, "step must be an array of commands");
@@ -81,7 +82,7 @@ final class RequestReader {
                         "step[" + i + "]: a command must be a JSON object (or a compact array)", i));
             }
             try {
-                commands.add(ScenarioReader.command(command.isArray() ? CompactCommand.toObject(command) : command));
+                commands.add(ScenarioReader.command(command.isArray() ? CompactCommand.toObject(command) : command, config));
             } catch (IllegalArgumentException e) {
                 throw new ProtocolException(new ProtocolError(Code.MALFORMED_COMMAND, "step[" + i + "]: " + e.getMessage(), i));
             }

@@ -27,6 +27,7 @@ final class ServedEngine implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final JsonlEventStorageEngine store;
     private final List<StepListener> listeners;
+    private volatile EngineConfig openConfig;
     private KvLedger ledger;
     private long lastSeq;
     private long steps;
@@ -146,6 +147,15 @@ final class ServedEngine implements AutoCloseable {
         listeners.forEach(builder::listener);
         ledger = builder.build();
         lastSeq = store == null ? 1 : store.lastSeq();
+        openConfig = ledger.state().config();
+    }
+
+    /**
+     * The open engine's config, or {@code null} before the first hello opened one: its KV cache groups decide
+     * how a step's per-group fields read (contract 7.2), as the config line does for {@code kvledger run}.
+     */
+    EngineConfig config() {
+        return openConfig;
     }
 
     @FunctionalInterface

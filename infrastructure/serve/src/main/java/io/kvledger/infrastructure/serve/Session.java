@@ -47,7 +47,7 @@ final class Session {
             }
             long start = System.nanoTime();
             try {
-                Request request = RequestReader.read(lines.bytes(), lines.length());
+                Request request = RequestReader.read(lines.bytes(), lines.length(), engine.config());
                 if (request instanceof Request.Hello hello) {
                     answerHello(hello, answers);
                     greeted = true;
