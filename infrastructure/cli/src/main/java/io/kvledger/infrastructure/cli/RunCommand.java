@@ -5,14 +5,15 @@ import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;
-import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.infrastructure.store.StoreCorruptedException;
+import io.kvledger.application.spi.OpenStore;
+import java.util.stream.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -75,6 +76,10 @@ final class RunCommand implements Callable<Integer> {
     KvEventsOptions kvEvents;
 
     private ZmqKvEventPublisher publisher;
+    // The store the ledger runs on, read back through the same descriptor (re-opening the file and
+    // closing it would drop the process's lock on it; issue 23): one of the two, or neither.
+    private JsonlEventStorageEngine storeFile;
+    private OpenStore storeLocation;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -132,9 +137,12 @@ final class RunCommand implements Callable<Integer> {
         try {
             KvLedger.Builder builder;
             if (StoreLocations.isLocation(store)) {
-                builder = KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId);
+                OpenStore open = StoreLocations.open(store);
+                storeLocation = open;
+                builder = KvLedger.builder().store(LedgerStore.opened(store, () -> open)).engineId(engineId);
             } else {
                 JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(Path.of(store), fsync);
+                storeFile = engine;
                 if (engine.snapshotRejected() != null) {
                     Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");
                 }
@@ -169,23 +177,19 @@ final class RunCommand implements Callable<Integer> {
                 log.write(ledger.configured());
                 return;
             }
-            if (StoreLocations.isLocation(store)) {
-                StoreLocations.readEvents(store, engineId, log::write);
+            if (storeLocation != null) {
+                StoreLocations.readEvents(storeLocation, engineId, log::write);
                 return;
             }
-            Path file = Path.of(store);
-            try (InputStream stored = Files.newInputStream(file)) {
-                EventLogReader reader = new EventLogReader(stored);
-                for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+            try (Stream<LogEntry> stored = storeFile.storedEntries()) {
+                stored.forEach(entry -> {
                     if (entry.event() != null) {
                         log.write(entry.event());
                     } else {
                         log.writeLine(entry.raw()); // a type this version does not know is kept as it was
                     }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(new InputFailure(file, e));
-            } catch (MalformedLogException e) {
+                });
+            } catch (StoreCorruptedException e) {
                 throw new IllegalStateException("store " + store + " opened but cannot be read back: " + e.getMessage(), e);
             }
         }

@@ -5,6 +5,7 @@ import io.kvledger.application.spi.StoreDurability;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.infrastructure.log.LogEntry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -301,6 +302,18 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     @Override
     public Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
         return snapshots.message(aggregateIdentifier);
+    }
+
+    /**
+     * Every line of the file written so far, as the log reader reads it (a type this version does not
+     * know included), through the store's own descriptor, so the lock stays held: a host that re-reads
+     * its store while it is open must read it here, never by opening the file again (closing a second
+     * descriptor of a file drops the process's lock on it). Close the stream when done.
+     *
+     * @throws StoreCorruptedException when a line read cannot be read as it was when the store opened it
+     */
+    public Stream<LogEntry> storedEntries() {
+        return reads.entries();
     }
 
     @Override

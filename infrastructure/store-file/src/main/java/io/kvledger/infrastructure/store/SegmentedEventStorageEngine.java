@@ -45,6 +45,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     private final FsyncPolicy fsync;
     private final SegmentPolicy policy;
     private final SegmentTidying tidying;
+    private final DirectoryLock lock;
     private final SegmentedReads reads = new SegmentedReads(this);
     private final List<SegmentFiles.Segment> closedSegments; // oldest first, guarded by this
     private JsonlEventStorageEngine current;
@@ -54,8 +55,9 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
     private long rollRetryAt;
 
     private SegmentedEventStorageEngine(Path directory, FsyncPolicy fsync, SegmentPolicy policy,
-            List<SegmentFiles.Segment> closedSegments, JsonlEventStorageEngine current) {
+            List<SegmentFiles.Segment> closedSegments, JsonlEventStorageEngine current, DirectoryLock lock) {
         this.directory = directory;
+        this.lock = lock;
         this.fsync = fsync;
         this.policy = policy;
         this.closedSegments = closedSegments;
@@ -70,11 +72,28 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
      * @throws EventStoreException when the directory or a segment's base cannot be read
      */
     public static SegmentedEventStorageEngine open(Path directory, FsyncPolicy fsync, SegmentPolicy policy) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new EventStoreException("cannot open the store directory " + directory + ": " + StoreFile.reason(e), e);
+        }
+        // Locked before anything is tidied or opened: a second writer must not touch a live directory.
+        DirectoryLock lock = DirectoryLock.lock(directory);
+        try {
+            return open(directory, fsync, policy, lock);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static SegmentedEventStorageEngine open(Path directory, FsyncPolicy fsync, SegmentPolicy policy,
+            DirectoryLock lock) {
         List<SegmentFiles.Segment> segments;
         try {
             segments = SegmentFiles.openDirectory(directory);
         } catch (IOException e) {
-            throw new EventStoreException("cannot open the store directory " + directory + ": " + e, e);
+            throw new EventStoreException("cannot open the store directory " + directory + ": " + StoreFile.reason(e), e);
         }
         SegmentFiles.Segment newest = segments.isEmpty()
                 ? new SegmentFiles.Segment(1, directory.resolve(SegmentFiles.nameOf(1)), false)
@@ -85,7 +104,7 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         }
         JsonlEventStorageEngine current = JsonlEventStorageEngine.open(newest.file(), fsync, policy.snapshotEvery(),
                 base(newest));
-        SegmentedEventStorageEngine store = new SegmentedEventStorageEngine(directory, fsync, policy, segments, current);
+        SegmentedEventStorageEngine store = new SegmentedEventStorageEngine(directory, fsync, policy, segments, current, lock);
         store.tidying.submit();
         return store;
     }
@@ -351,7 +370,11 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         try {
             current.close();
         } finally {
-            tidying.close();
+            try {
+                tidying.close();
+            } finally {
+                lock.close(); // last: the background work on the directory is done
+            }
         }
     }
 }

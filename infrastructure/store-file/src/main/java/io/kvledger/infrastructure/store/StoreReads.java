@@ -76,6 +76,16 @@ final class StoreReads {
         return StoreMessages.trackedAfter(storeFile.entries(from, indexed ? after : fileBaseSeq, until), after);
     }
 
+    /**
+     * Every line written so far, in order, read through the store's own descriptor: a second descriptor
+     * of the file, once closed, would drop the process's lock on it (POSIX locks belong to the process
+     * and the file, and closing any descriptor of the file releases them).
+     */
+    Stream<LogEntry> entries() {
+        store.awaitWritten();
+        return storeFile.entries(0, fileBaseSeq, endSnapshot());
+    }
+
     TrackingToken createTailToken() {
         store.awaitWritten();
         synchronized (store) {
