@@ -114,10 +114,21 @@ final class RunCommand implements Callable<Integer> {
             }
             throw e;
         } catch (UnusableStoreException e) {
-            return Cli.fail("store " + store + ": " + e.getMessage());
+            return Cli.fail(storeMessage(e.getMessage()));
         } catch (EngineConflictException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         }
+    }
+
+    /** "store S: " and the store's own message, which often begins with the path already: said once. */
+    private String storeMessage(String message) {
+        String said = message == null ? "cannot be used" : message;
+        if (said.startsWith(store + ": ")) {
+            said = said.substring(store.length() + 2);
+        } else if (said.startsWith(store + " ")) {
+            said = said.substring(store.length() + 1);
+        }
+        return "store " + store + ": " + said;
     }
 
     /** The store cannot be opened, resumed or appended to: exit 2, unlike an internal failure. */
@@ -145,6 +156,9 @@ final class RunCommand implements Callable<Integer> {
                 storeFile = engine;
                 if (engine.snapshotRejected() != null) {
                     Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");
+                }
+                if (engine.uncheckedSteps() != null) {
+                    Cli.say("store " + store + ": " + engine.uncheckedSteps());
                 }
                 if (engine.recoveryReport().recovered()) {
                     Cli.say("store " + store + ": recovered from a torn end: " + engine.recoveryReport());

@@ -33,6 +33,7 @@ public final class EventLogReader {
     private StreamedLines streamed = STREAMED ? new StreamedLines() : null;
     private long lastSeq;
     private boolean first = true;
+    private LineCheck check;
 
     public EventLogReader(InputStream in) {
         this.lines = new Utf8Lines(in);
@@ -51,6 +52,12 @@ public final class EventLogReader {
      */
     public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore) {
         return new EventLogReader(in, linesBefore, seqBefore);
+    }
+
+    /** Runs {@code check} on every line returned from now on, with its bytes (a store's step checksums); returns this reader. */
+    public EventLogReader checking(LineCheck check) {
+        this.check = check;
+        return this;
     }
 
     /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
@@ -87,14 +94,20 @@ public final class EventLogReader {
     }
 
     private LogEntry parse(long line) throws MalformedLogException {
+        LogEntry entry = null;
         if (streamed != null && !first) {
-            LogEntry entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
+            entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
             if (entry != null) {
                 lastSeq = entry.seq();
-                return entry;
             }
         }
-        return parseTree(line);
+        if (entry == null) {
+            entry = parseTree(line);
+        }
+        if (check != null) {
+            check.check(entry, lines.bytes(), lines.offset(), lines.length());
+        }
+        return entry;
     }
 
     /** Today's path, for every line the streaming path does not take: a tree, checked, then decoded. */

@@ -33,7 +33,8 @@ final class ClosedSegmentLines {
         } catch (IOException e) {
             throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e, e);
         }
-        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1);
+        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1)
+                .checking(new StepChecksums(true));
         Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
                 Spliterator.ORDERED | Spliterator.NONNULL) {
             @Override

@@ -36,7 +36,7 @@ final class EncodedAppend {
                 encoded.offsets[line] = end + encoder.position();
                 encoded.aggregateIds[line] = message.getAggregateIdentifier();
                 encoded.starts[line] = part == 0;
-                StoreLines.encode(encoder, ++seq, envelope, events.get(part), part, lines - 1 - line);
+                StoreLines.encode(encoder, ++seq, envelope, events.get(part), part, lines - 1 - line, line == 0);
             }
         }
         return encoded;

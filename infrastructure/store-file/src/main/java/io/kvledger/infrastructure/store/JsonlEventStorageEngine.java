@@ -78,6 +78,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     private final StoreSnapshots snapshots;
     private final String snapshotRejected;
     private final boolean openedFromSnapshot;
+    private final StoreScan.Unchecked unchecked;
 
     /**
      * Events between two snapshots when none is given: about 42 steps of 256 decoding requests (2.6 MB
@@ -86,20 +87,33 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     public static final long DEFAULT_SNAPSHOT_EVERY = 25_000;
 
     private JsonlEventStorageEngine(StoreFile storeFile, FsyncPolicy fsync, StoreScan.Result scan,
-            SnapshotFile.Loaded snapshot, long snapshotEvery, SnapshotFile.Snapshot base) {
+            SnapshotFile.Loaded snapshot, long snapshotEvery, SnapshotFile.Snapshot base, WriteGate gate) {
         this.file = storeFile.path();
         this.storeFile = storeFile;
         this.fsync = fsync;
         this.recovery = scan.report();
         this.index = scan.index();
         this.appends = new QueuedAppends(this, storeFile, fsync, index, scan.end(),
-                snapshot.snapshot() == null ? null : snapshot.snapshot().engineId());
+                snapshot.snapshot() == null ? null : snapshot.snapshot().engineId(), gate);
         this.segment = new SegmentBounds(this, storeFile, index, appends, base);
         this.reads = new StoreReads(this, storeFile, index, appends, segment.fileBaseSeq());
         this.snapshots = new StoreSnapshots(this, storeFile, index, appends, snapshotEvery, fsync != FsyncPolicy.NEVER,
                 snapshot.snapshot());
         this.snapshotRejected = snapshot.rejected();
         this.openedFromSnapshot = snapshot.snapshot() != null;
+        this.unchecked = scan.unchecked();
+    }
+
+    /**
+     * What opening read without a checksum: {@code null} when every step it read carried one (store
+     * format 3), else a sentence saying which lines (a store written before checksums, format 1 or 2).
+     */
+    public String uncheckedSteps() {
+        if (unchecked.steps() == 0) {
+            return null;
+        }
+        return "its steps up to seq " + unchecked.lastSeq() + " (" + unchecked.steps() + " of them) carry no checksums:"
+                + " they were written before store format " + StepChecksums.FORMAT + "; the steps appended from now on carry one";
     }
 
     /**
@@ -129,11 +143,21 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
      * own it opens from the base ({@link SegmentedEventStorageEngine}).
      */
     static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery, SnapshotFile.Snapshot base) {
+        return open(file, fsync, snapshotEvery, base, WriteGate.NONE);
+    }
+
+    /** For tests: as {@link #open(Path, FsyncPolicy)}, this store's writer passing {@code gate} before each write. */
+    static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, WriteGate gate) {
+        return open(file, fsync, DEFAULT_SNAPSHOT_EVERY, null, gate);
+    }
+
+    private static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery, SnapshotFile.Snapshot base,
+            WriteGate gate) {
         if (snapshotEvery < 0) {
             throw new IllegalArgumentException("snapshotEvery must be >= 0, was " + snapshotEvery);
         }
         StoreFile.Opened opened = StoreFile.open(file, fsync != FsyncPolicy.NEVER, base);
-        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery, base);
+        return new JsonlEventStorageEngine(opened.file(), fsync, opened.scan(), opened.snapshot(), snapshotEvery, base, gate);
     }
 
     /** Where this file stands as a segment of a store directory: its base and its end. */
@@ -242,14 +266,17 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
         }
     }
 
-    /** For tests: what the writer thread does before each append's write. */
+    /**
+     * What the writer thread does before each append's write: nothing, but a test gives a store of its
+     * own a gate (package-private {@link #open(Path, FsyncPolicy, WriteGate)}) to hold or fail that
+     * store's writer, and no other store's.
+     */
     interface WriteGate {
+        WriteGate NONE = file -> { };
+
         /** Holds the writer as long as it likes, or fails the write of an append to {@code file}. */
         void beforeWrite(Path file) throws IOException;
     }
-
-    /** For tests only (package-private): holds or fails the writer threads of every store while set. */
-    static volatile WriteGate writeGate;
 
     @Override
     public CompletableFuture<Void> stored() {

@@ -30,6 +30,7 @@ final class QueuedAppends {
     private final StoreForcing forcing;
     // Used on the writer thread only.
     private final StoreLineEncoder encoder = new StoreLineEncoder();
+    private final JsonlEventStorageEngine.WriteGate gate; // a test's, per store; none in production
     private final Semaphore queueRoom = new Semaphore(JsonlEventStorageEngine.MAX_QUEUED_APPENDS);
     // Changed on the writer thread only, under the lock (read under it elsewhere).
     private long end;
@@ -39,7 +40,9 @@ final class QueuedAppends {
     // Whether the failure that broke the store was thrown to a caller (else close throws it).
     private volatile boolean failureReported;
 
-    QueuedAppends(Object lock, StoreFile storeFile, FsyncPolicy fsync, StoreIndex index, long end, String lastAggregate) {
+    QueuedAppends(Object lock, StoreFile storeFile, FsyncPolicy fsync, StoreIndex index, long end, String lastAggregate,
+            JsonlEventStorageEngine.WriteGate gate) {
+        this.gate = gate;
         this.lock = lock;
         this.file = storeFile.path();
         this.storeFile = storeFile;
@@ -115,10 +118,7 @@ final class QueuedAppends {
             long position;
             EncodedAppend encoded;
             try {
-                JsonlEventStorageEngine.WriteGate gate = JsonlEventStorageEngine.writeGate;
-                if (gate != null) {
-                    gate.beforeWrite(file);
-                }
+                gate.beforeWrite(file);
                 encoded = EncodedAppend.encode(encoder, append, index.lastSeq(), end);
                 position = storeFile.write(encoder.bytes(), end);
             } catch (IOException | RuntimeException e) {

@@ -28,7 +28,22 @@ import java.util.zip.CRC32C;
  */
 final class SnapshotFile {
 
-    static final int FORMAT = 1;
+    /**
+     * The snapshot format written: 2 names the state's encoding and its version ({@code stateCodec},
+     * {@code stateVersion}); format 1 (before issue 23) had neither and holds {@link StateCodec}'s
+     * version 1, as format 2 does today. Both are read.
+     */
+    static final int FORMAT = 2;
+    /** The oldest format read. */
+    static final int OLDEST_FORMAT = 1;
+    /** The encoding of the state line. */
+    static final String STATE_CODEC = "StateCodec";
+    /**
+     * The version of {@link StateCodec}'s encoding written. When the encoding changes, raise it and keep
+     * the decoder of every older version ({@link #decodeState}), so that a store written before opens
+     * from its snapshot rather than by folding every event again.
+     */
+    static final int STATE_VERSION = 1;
 
     /** A snapshot: the state after line {@code seq} (ending at byte {@code offset}), message {@code sequenceNumber} of {@code engineId}. */
     record Snapshot(String engineId, long sequenceNumber, long seq, long offset, EngineState state) {
@@ -70,6 +85,8 @@ final class SnapshotFile {
         byte[] state = StateCodec.encode(snapshot.state());
         ObjectNode header = EventJson.mapper().createObjectNode();
         header.put("snapshot", FORMAT);
+        header.put("stateCodec", STATE_CODEC);
+        header.put("stateVersion", STATE_VERSION);
         header.put("engineId", snapshot.engineId());
         header.put("sequenceNumber", snapshot.sequenceNumber());
         header.put("seq", snapshot.seq());
@@ -107,8 +124,9 @@ final class SnapshotFile {
         byte[] bytes = Files.readAllBytes(path);
         int newline = indexOf(bytes, (byte) '\n', 0);
         JsonNode header = newline < 0 ? null : EventJson.mapper().readTree(Arrays.copyOfRange(bytes, 0, newline));
-        if (header == null || header.path("snapshot").asInt() != FORMAT) {
-            throw new IOException(path + " is not a segment base of format " + FORMAT);
+        String unreadable = header == null ? "it has no header line" : unreadable(header);
+        if (unreadable != null) {
+            throw new IOException(path + " is not a segment base this version reads: " + unreadable);
         }
         int length = header.path("stateBytes").asInt(-1);
         if (length < 0 || newline + 1 + length > bytes.length) {
@@ -119,7 +137,37 @@ final class SnapshotFile {
             throw new IOException(path + ": its state does not match its checksum (a damaged file)");
         }
         return new Snapshot(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
-                header.path("seq").asLong(), 0, StateCodec.decode(state));
+                header.path("seq").asLong(), 0, decodeState(header, state));
+    }
+
+    /** Why this version cannot read a snapshot with {@code header}; {@code null} when it can. */
+    private static String unreadable(JsonNode header) {
+        int format = header.path("snapshot").asInt(-1);
+        if (format < OLDEST_FORMAT || format > FORMAT) {
+            return "snapshot format " + header.path("snapshot") + " (this version reads formats " + OLDEST_FORMAT + " to "
+                    + FORMAT + ")";
+        }
+        if (format == 1) {
+            return null; // StateCodec's version 1, before the header named it
+        }
+        if (!STATE_CODEC.equals(header.path("stateCodec").asText())) {
+            return "its state is encoded as " + header.path("stateCodec") + ", not " + STATE_CODEC;
+        }
+        int version = header.path("stateVersion").asInt(-1);
+        if (version < 1 || version > STATE_VERSION) {
+            return "its state is " + STATE_CODEC + " version " + header.path("stateVersion")
+                    + " (written by a newer version; this one reads up to " + STATE_VERSION + ")";
+        }
+        return null;
+    }
+
+    /** The state of a snapshot, decoded by the codec version its header names (1 for format 1). */
+    private static EngineState decodeState(JsonNode header, byte[] state) throws IOException {
+        int version = header.path("snapshot").asInt() == 1 ? 1 : header.path("stateVersion").asInt();
+        return switch (version) {
+            case 1 -> StateCodec.decode(state);
+            default -> throw new IOException("no decoder of " + STATE_CODEC + " version " + version);
+        };
     }
 
     /** Reads the store's snapshot, if it has one, and checks it against the store open on {@code channel}. */
@@ -135,8 +183,9 @@ final class SnapshotFile {
                 return rejected(path, "it has no header line");
             }
             JsonNode header = EventJson.mapper().readTree(Arrays.copyOfRange(bytes, 0, newline));
-            if (header == null || header.path("snapshot").asInt() != FORMAT) {
-                return rejected(path, "it is not a snapshot of format " + FORMAT);
+            String unreadable = header == null ? "it has no header" : unreadable(header);
+            if (unreadable != null) {
+                return rejected(path, "this version does not read it: " + unreadable);
             }
             int length = header.path("stateBytes").asInt(-1);
             if (length < 0 || newline + 1 + length > bytes.length) {
@@ -155,7 +204,7 @@ final class SnapshotFile {
                 return rejected(path, "the store's line at seq " + seq + " is not the one it was taken after"
                         + " (a snapshot of another store, or of a store since rewritten)");
             }
-            EngineState decoded = StateCodec.decode(state);
+            EngineState decoded = decodeState(header, state);
             return new Loaded(new Snapshot(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
                     seq, offset, decoded), null);
         } catch (IOException | RuntimeException e) {

@@ -147,7 +147,8 @@ final class StoreFile implements AutoCloseable {
             return Stream.empty();
         }
         // In a store a line's number is its seq, so the reader numbers lines as the file does.
-        EventLogReader reader = EventLogReader.continuing(new ChannelInputStream(channel, from, until), seqBefore, seqBefore);
+        EventLogReader reader = EventLogReader.continuing(new ChannelInputStream(channel, from, until), seqBefore, seqBefore)
+                .checking(new StepChecksums(from == 0));
         Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
                 Spliterator.ORDERED | Spliterator.NONNULL) {
             @Override

@@ -65,6 +65,12 @@ final class StoreLineEncoder {
         }
     }
 
+    /** The CRC32C of the bytes encoded since the last {@link #reset}: the append's, up to here. */
+    long checksum() {
+        flush();
+        return StepChecksums.of(out.bytes, 0, out.size);
+    }
+
     /** The bytes encoded since the last {@link #reset}, valid until the next one. */
     ByteBuffer bytes() {
         flush();

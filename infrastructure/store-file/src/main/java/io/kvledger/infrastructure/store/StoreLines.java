@@ -66,14 +66,16 @@ final class StoreLines {
 
     /**
      * Encodes line {@code part} of a message, newline included: the envelope on its first line only,
-     * with the lines of the same append still to come after it.
+     * with the lines of the same append still to come after it (and, on the append's first line, the
+     * store format, so that a step cannot lose its checksum unnoticed); the append's last line ends
+     * with the append's checksum ({@link StepChecksums}).
      */
     static void encode(StoreLineEncoder encoder, long seq, MessageEnvelope message, EngineEvent event, int part,
-            int batchRemaining) {
+            int batchRemaining, boolean startsAppend) {
         encoder.startLine(seq, event);
-        if (part == 0) {
-            JsonGenerator line = encoder.fields();
-            try {
+        JsonGenerator line = encoder.fields();
+        try {
+            if (part == 0) {
                 line.writeObjectFieldStart("envelope");
                 line.writeStringField("aggregateId", message.aggregateId());
                 line.writeNumberField("sequenceNumber", message.sequenceNumber());
@@ -83,12 +85,27 @@ final class StoreLines {
                 if (batchRemaining > 0) {
                     line.writeNumberField(BATCH_REMAINING, batchRemaining);
                 }
+                if (startsAppend) {
+                    line.writeNumberField(StepChecksums.FORMAT_FIELD, StepChecksums.FORMAT);
+                }
                 line.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
+            if (batchRemaining == 0) {
+                line.writeNumberField(StepChecksums.FIELD, encoder.checksum());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         encoder.endLine();
+    }
+
+    /** The store format an append's first line names ({@code envelope.storeFormat}); 2 when it names none. */
+    static int storeFormat(LogEntry entry) {
+        if (entry.envelope() == null) {
+            return 2;
+        }
+        JsonNode value = entry.raw().path("envelope").path(StepChecksums.FORMAT_FIELD);
+        return value.isIntegralNumber() ? value.intValue() : 2;
     }
 
     /**

@@ -75,7 +75,8 @@ public final class StoreLog implements AutoCloseable {
 
     /** The reader of the lines: a plain log from its first line, or continuing after {@link #seqBefore()}. */
     public EventLogReader reader() {
-        return seqBefore == 0 ? new EventLogReader(text) : EventLogReader.continuing(text, seqBefore, seqBefore);
+        EventLogReader reader = seqBefore == 0 ? new EventLogReader(text) : EventLogReader.continuing(text, seqBefore, seqBefore);
+        return reader.checking(new StepChecksums(true)); // a store's steps are checked as on open; a plain log has none
     }
 
     /** The files read, in order. */

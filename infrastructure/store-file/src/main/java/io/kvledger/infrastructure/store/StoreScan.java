@@ -28,7 +28,12 @@ import java.util.Map;
 final class StoreScan {
 
     /** What the open found: the index of the whole appends, where they end, and what to cut after them. */
-    record Result(StoreIndex index, long end, RecoveryReport report) {
+    record Result(StoreIndex index, long end, RecoveryReport report, Unchecked unchecked) {
+    }
+
+    /** The steps read without a checksum (a store written before format 3): how many, and the seq the last one ends at. */
+    record Unchecked(long steps, long lastSeq) {
+        static final Unchecked NONE = new Unchecked(0, 0);
     }
 
     private record Pending(long offset, String aggregateId, boolean startsMessage) {
@@ -51,6 +56,7 @@ final class StoreScan {
     private long committedLines;
     private long batchStartLine;
     private long expectedRemaining = -1;
+    private final StepChecksums checksums = new StepChecksums(true);
 
     private StoreScan(FileChannel channel, Path file, Start start) {
         this.channel = channel;
@@ -97,7 +103,8 @@ final class StoreScan {
         RecoveryReport report = committedEnd == size ? RecoveryReport.CLEAN
                 : new RecoveryReport(size - committedEnd, committedLines + 1, linesFrom(committedEnd, size),
                         String.join("; ", reasons));
-        return new Result(index, committedEnd, report);
+        return new Result(index, committedEnd, report, checksums.unchecked() == 0 ? Unchecked.NONE
+                : new Unchecked(checksums.unchecked(), Math.min(checksums.uncheckedLastSeq(), committedLines)));
     }
 
     private void readLines(long scanEnd) throws IOException {
@@ -106,7 +113,8 @@ final class StoreScan {
             return;
         }
         ChannelInputStream in = new ChannelInputStream(channel, from, scanEnd);
-        EventLogReader reader = start.seq() == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq());
+        EventLogReader reader = (start.seq() == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq()))
+                .checking(checksums);
         long lineStart = from;
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {

@@ -154,8 +154,9 @@ class JsonlEventStorageEngineTest {
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {
             store.appendEvents(event("a", 0));
         }
-        Files.writeString(file, "{\"seq\": 2, \"type\": \"SomethingNew\", \"x\": 1, \"envelope\": {\"aggregateId\": \"a\","
-                + " \"sequenceNumber\": 1, \"eventId\": \"e2\", \"timestamp\": \"2026-11-30T00:00:00Z\", \"revision\": \"1\"}}\n",
+        // Written by a later version: a whole step, with its checksum.
+        Files.writeString(file, StepSeals.seal("{\"seq\": 2, \"type\": \"SomethingNew\", \"x\": 1, \"envelope\": {\"aggregateId\": \"a\","
+                + " \"sequenceNumber\": 1, \"eventId\": \"e2\", \"timestamp\": \"2026-11-30T00:00:00Z\", \"revision\": \"1\"}}") + "\n",
                 StandardOpenOption.APPEND);
 
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {

@@ -23,7 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,10 +38,8 @@ class StepWithoutWaitingTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void openTheGate() {
-        JsonlEventStorageEngine.writeGate = null;
-    }
+    /** This test's stores' gate: only the stores a test opens with it are held, never another test's. */
+    private final WriterGates.Switchable gate = new WriterGates.Switchable();
 
     @Test
     void underNeverAStepReturnsWhileTheWriterIsHeldAndCloseWritesEveryStep() throws Exception {
@@ -50,10 +47,10 @@ class StepWithoutWaitingTest {
         CountDownLatch release = new CountDownLatch(1);
         List<EngineEvent> decided = new ArrayList<>();
         EngineState live;
-        try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)).config(CONFIG).build()) {
+        try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)).config(CONFIG).build()) {
             decided.add(ledger.configured());
             ledger.flush(); // EngineConfigured written before the writer is held
-            WriterGates.hold(file, release);
+            WriterGates.hold(gate, file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 20; i++) {
                 StepResult result = ledger.step(workload.next()); // would hang here if it waited for the writer
@@ -78,11 +75,11 @@ class StepWithoutWaitingTest {
         AtomicInteger writes = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
         List<EngineState> states = new ArrayList<>();
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER);
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate);
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
             states.add(ledger.state());
             ledger.flush();
-            JsonlEventStorageEngine.writeGate = target -> {
+            gate.current = target -> {
                 int write = target.equals(file) ? writes.incrementAndGet() : 0;
                 if (write == 1) {
                     WriterGates.awaitQuietly(release);
@@ -106,7 +103,7 @@ class StepWithoutWaitingTest {
             assertTrue(next.getMessage().contains("reopen it to resume from there"), next.getMessage());
             assertThrows(EventStoreException.class, () -> ledger.step(workload.next()), "and every step after it");
         } // reported by a step: close does not throw it again
-        JsonlEventStorageEngine.writeGate = null;
+        gate.current = null;
         try (KvLedger reopened = FileStores.ledger(file, FsyncPolicy.NEVER)) {
             assertEquals(states.get(3), reopened.state(), "the file ends after step 3, whole");
         }
@@ -116,9 +113,9 @@ class StepWithoutWaitingTest {
     void aWriteFailureThatNoStepReportedMakesCloseThrow() {
         Path file = dir.resolve("closing.jsonl");
         AtomicInteger writes = new AtomicInteger();
-        KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)).config(CONFIG).build();
+        KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)).config(CONFIG).build();
         ledger.flush();
-        JsonlEventStorageEngine.writeGate = target -> {
+        gate.current = target -> {
             if (target.equals(file) && writes.incrementAndGet() == 2) {
                 throw new IOException("Input/output error");
             }
@@ -134,11 +131,11 @@ class StepWithoutWaitingTest {
     void pipelinedStepsUnderAlwaysShareForcesAndEachCompletesOnlyOnceForced() throws Exception {
         Path file = dir.resolve("always.jsonl");
         int steps = 30;
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS);
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, gate);
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
             long forcesBefore = store.forces();
             CountDownLatch release = new CountDownLatch(1);
-            WriterGates.hold(file, release);
+            WriterGates.hold(gate, file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             List<CompletableFuture<Long>> forcedWhenDone = new ArrayList<>();
             List<Long> lastSeqs = new ArrayList<>();
@@ -165,9 +162,9 @@ class StepWithoutWaitingTest {
     @Test
     void aStepFromAFuturesCallbackOnTheWriterThreadIsRefusedInsteadOfDeadlocking() throws Exception {
         Path file = dir.resolve("callback.jsonl");
-        try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)).config(CONFIG).build()) {
+        try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, gate)).config(CONFIG).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            WriterGates.hold(file, release);
+            WriterGates.hold(gate, file, release);
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             List<io.kvledger.domain.command.EngineCommand> next = workload.next();
             CompletableFuture<StepResult> chained = ledger.stepAsync(workload.next()).thenApply(done -> ledger.step(next));
@@ -186,7 +183,7 @@ class StepWithoutWaitingTest {
     @Test
     void aFlushWaitsUntilEveryReturnedStepIsWrittenAndForcedUnderInterval() throws Exception {
         Path file = dir.resolve("interval.jsonl");
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofHours(1)));
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofHours(1)), gate);
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 10; i++) {

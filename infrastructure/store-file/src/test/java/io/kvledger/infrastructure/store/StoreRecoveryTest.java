@@ -124,7 +124,7 @@ class StoreRecoveryTest {
     @Test
     void aSequenceNumberOutOfOrderIsCorruption() throws Exception {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        replaceLine(2, lines.get(1).replace("\"sequenceNumber\": 1", "\"sequenceNumber\": 7"));
+        replaceLine(2, StepSeals.seal(lines.get(1).replace("\"sequenceNumber\": 1", "\"sequenceNumber\": 7")));
 
         assertRefused(2, "aggregate e has sequence number 7 here, expected 1");
     }

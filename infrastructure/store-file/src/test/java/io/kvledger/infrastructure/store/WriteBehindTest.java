@@ -21,7 +21,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,16 +34,14 @@ class WriteBehindTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void openTheGate() {
-        JsonlEventStorageEngine.writeGate = null;
-    }
+    /** This test's stores' gate: only the stores a test opens with it are held, never another test's. */
+    private final WriterGates.Switchable gate = new WriterGates.Switchable();
 
     @Test
     void underNeverAnAppendReturnsWhileTheWriterIsHeldAndAFlushWaitsForTheWrites() throws Exception {
         Path file = dir.resolve("never.jsonl");
         CountDownLatch release = hold(file);
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)) {
             for (int sequence = 0; sequence < 5; sequence++) {
                 store.appendEvents(event("engine", sequence)); // would hang here if it waited for the writer
             }
@@ -65,7 +62,7 @@ class WriteBehindTest {
     @Test
     void aReadWaitsForTheAppendsQueuedBeforeIt() {
         Path file = dir.resolve("read.jsonl");
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)) {
             for (int sequence = 0; sequence < 50; sequence++) {
                 store.appendEvents(event("engine", sequence));
                 assertEquals(1, store.readEvents("engine", sequence).asStream().count(), "append " + sequence + " is read back");
@@ -78,7 +75,7 @@ class WriteBehindTest {
         Path file = dir.resolve("always.jsonl");
         CountDownLatch release = hold(file);
         int appends = 40;
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, gate)) {
             List<CompletableFuture<Long>> forcedAtAcknowledgement = new ArrayList<>();
             store.pipelined(() -> {
                 for (int sequence = 0; sequence < appends; sequence++) {
@@ -106,7 +103,7 @@ class WriteBehindTest {
     void anAppenderThatOutrunsTheWriterWaitsOnceTheQueueIsFull() throws Exception {
         Path file = dir.resolve("bounded.jsonl");
         CountDownLatch release = hold(file);
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)) {
             int appends = JsonlEventStorageEngine.MAX_QUEUED_APPENDS + 1;
             AtomicInteger returned = new AtomicInteger();
             Thread appender = new Thread(() -> {
@@ -132,7 +129,7 @@ class WriteBehindTest {
         Path file = dir.resolve("failing.jsonl");
         AtomicInteger writes = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        JsonlEventStorageEngine.writeGate = target -> {
+        gate.current = target -> {
             int write = target.equals(file) ? writes.incrementAndGet() : 0;
             if (write == 1) {
                 try {
@@ -147,7 +144,7 @@ class WriteBehindTest {
                 throw new IOException("No space left on device");
             }
         };
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)) {
             for (int sequence = 0; sequence < 4; sequence++) {
                 store.appendEvents(event("engine", sequence)); // all four return before the third fails
             }
@@ -162,8 +159,8 @@ class WriteBehindTest {
             assertTrue(next.getMessage().contains("ends at seq 2"), next.getMessage());
             assertThrows(EventStoreException.class, store::flush, "a flush reports it too");
         } // reported: closing does not throw it again
-        JsonlEventStorageEngine.writeGate = null;
-        try (JsonlEventStorageEngine reopened = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER)) {
+        gate.current = null;
+        try (JsonlEventStorageEngine reopened = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate)) {
             assertEquals(RecoveryReport.CLEAN, reopened.recoveryReport(), "the failed write was cut: no torn end");
             assertEquals(2, reopened.lastSeq());
             reopened.appendEvents(event("engine", 2));
@@ -175,12 +172,12 @@ class WriteBehindTest {
     void aWriteFailureNoStepReportedMakesCloseThrow() {
         Path file = dir.resolve("closing.jsonl");
         AtomicInteger writes = new AtomicInteger();
-        JsonlEventStorageEngine.writeGate = target -> {
+        gate.current = target -> {
             if (target.equals(file) && writes.incrementAndGet() == 2) {
                 throw new IOException("Input/output error");
             }
         };
-        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofMillis(5)));
+        JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.interval(Duration.ofMillis(5)), gate);
         store.appendEvents(event("engine", 0));
         store.appendEvents(event("engine", 1));
         EventStoreException e = assertThrows(EventStoreException.class, store::close);
@@ -192,12 +189,12 @@ class WriteBehindTest {
     void underAlwaysAFailedWriteOfAWaitingAppendIsThrownToItAndTheStoreGoesOn() throws Exception {
         Path file = dir.resolve("always-failing.jsonl");
         AtomicInteger writes = new AtomicInteger();
-        JsonlEventStorageEngine.writeGate = target -> {
+        gate.current = target -> {
             if (target.equals(file) && writes.incrementAndGet() == 2) {
                 throw new IOException("No space left on device");
             }
         };
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS)) {
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, gate)) {
             store.appendEvents(event("engine", 0));
             EventStoreException e = assertThrows(EventStoreException.class, () -> store.appendEvents(event("engine", 1)));
             assertEquals("cannot append to " + file + ": No space left on device", e.getMessage());
@@ -209,9 +206,9 @@ class WriteBehindTest {
     }
 
     /** Holds the writer thread of {@code file}'s store before its first write until the latch is released. */
-    private static CountDownLatch hold(Path file) {
+    private CountDownLatch hold(Path file) {
         CountDownLatch release = new CountDownLatch(1);
-        WriterGates.hold(file, release);
+        WriterGates.hold(gate, file, release);
         return release;
     }
 

@@ -5,15 +5,28 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** Holds a real store's writer thread before its writes to one file, through the package-private gate. */
+/** Holds a real store's writer thread before its writes to one file, through the gate the store was opened with. */
 final class WriterGates {
 
     private WriterGates() {
     }
 
+    /** A store's gate whose behaviour a test sets and changes while the store runs: none at first. */
+    static final class Switchable implements JsonlEventStorageEngine.WriteGate {
+        volatile JsonlEventStorageEngine.WriteGate current;
+
+        @Override
+        public void beforeWrite(Path file) throws IOException {
+            JsonlEventStorageEngine.WriteGate now = current;
+            if (now != null) {
+                now.beforeWrite(file);
+            }
+        }
+    }
+
     /** Holds the writer of {@code file} until {@code release} is counted down. */
-    static void hold(Path file, CountDownLatch release) {
-        JsonlEventStorageEngine.writeGate = target -> {
+    static void hold(Switchable gate, Path file, CountDownLatch release) {
+        gate.current = target -> {
             if (target.equals(file)) {
                 awaitQuietly(release);
             }
