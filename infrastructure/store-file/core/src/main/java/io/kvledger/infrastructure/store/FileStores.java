@@ -25,14 +25,24 @@ public final class FileStores {
     private FileStores() {
     }
 
-    /** The store at {@code file} with {@code fsync}, as the embedding API's store choice ({@code file:PATH?fsync=...}). */
+    /**
+     * The store at {@code file} with {@code fsync}, as the embedding API's store choice
+     * ({@code file:PATH?fsync=...}).
+     */
     public static LedgerStore store(Path file, FsyncPolicy fsync) {
-        return LedgerStore.of(FileStoreProvider.location(file, fsync));
+        return LedgerStore.of(location(file, fsync));
     }
 
-    /** The store directory at {@code directory}, segments rolling, compressed and kept as {@code policy} says. */
+    /**
+     * The store directory at {@code directory}, segments rolling, compressed and kept as {@code policy}
+     * says (opened through {@code kvledger-store-segments}, which must be on the class path).
+     */
     public static LedgerStore directory(Path directory, FsyncPolicy fsync, SegmentPolicy policy) {
         return LedgerStore.of(FileStoreProvider.location(directory, fsync, policy));
+    }
+
+    private static String location(Path file, FsyncPolicy fsync) {
+        return FileStoreProvider.location(file, fsync);
     }
 
     /** A ledger over the store at {@code file}: the stored config when it holds events, else the defaults. */
@@ -50,13 +60,7 @@ public final class FileStores {
      * called the caller still owns the store.
      */
     public static KvLedger.Builder builder(JsonlEventStorageEngine store) {
-        return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.file(), store.fsyncPolicy()),
+        return KvLedger.builder().store(LedgerStore.opened(location(store.file(), store.fsyncPolicy()),
                 () -> OpenStore.of(store, store, List.of(store.snapshotListener()), store)));
-    }
-
-    /** As {@link #builder(JsonlEventStorageEngine)}, over a store directory. */
-    public static KvLedger.Builder builder(SegmentedEventStorageEngine store) {
-        return KvLedger.builder().store(LedgerStore.opened(FileStoreProvider.location(store.directory(),
-                store.fsyncPolicy(), SegmentPolicy.DEFAULTS), () -> OpenStore.of(store, store, List.of(store.snapshotListener()), store)));
     }
 }

@@ -140,7 +140,7 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     /**
      * Opens (or creates) a segment of a store directory that begins after {@code base} (none for the
      * first segment): its lines are seq {@code base.seq() + 1} on, and without a valid snapshot of its
-     * own it opens from the base ({@link SegmentedEventStorageEngine}).
+     * own it opens from the base ({@code SegmentedEventStorageEngine} (kvledger-store-segments)).
      */
     static JsonlEventStorageEngine open(Path file, FsyncPolicy fsync, long snapshotEvery, SnapshotFile.Snapshot base) {
         return open(file, fsync, snapshotEvery, base, WriteGate.NONE);
@@ -332,12 +332,9 @@ public final class JsonlEventStorageEngine implements EventStorageEngine, StoreD
     }
 
     /**
-     * Every line of the file written so far, as the log reader reads it (a type this version does not
-     * know included), through the store's own descriptor, so the lock stays held: a host that re-reads
-     * its store while it is open must read it here, never by opening the file again (closing a second
-     * descriptor of a file drops the process's lock on it). Close the stream when done.
-     *
-     * @throws StoreCorruptedException when a line read cannot be read as it was when the store opened it
+     * Every line written so far, as the log reader reads it (unknown types included), through the
+     * store's own descriptor: a host re-reads its open store here, never by opening the file again
+     * (closing a second descriptor of a file drops the process's lock on it). Close the stream after.
      */
     public Stream<LogEntry> storedEntries() {
         return reads.entries();

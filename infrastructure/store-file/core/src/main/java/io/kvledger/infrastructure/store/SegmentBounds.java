@@ -3,7 +3,7 @@ package io.kvledger.infrastructure.store;
 import java.io.IOException;
 
 /**
- * Where a store file stands as a segment of a store directory ({@link SegmentedEventStorageEngine}):
+ * Where a store file stands as a segment of a store directory ({@code SegmentedEventStorageEngine} (kvledger-store-segments)):
  * the line and message it begins after (its base) and where its end stands, which the directory reads
  * to decide a roll and to write the next segment's base. Apart from {@link JsonlEventStorageEngine} so
  * that what a directory needs of its segments changes on its own; a single-file store begins after

@@ -84,7 +84,7 @@ class SegmentedStoreTest {
         SegmentPolicy policy = SMALL.withCompress(true);
         EngineState live;
         try (SegmentedEventStorageEngine engine = SegmentedEventStorageEngine.open(store, FsyncPolicy.ALWAYS, policy);
-                KvLedger ledger = FileStores.builder(engine).config(CONFIG).build()) {
+                KvLedger ledger = SegmentedStores.builder(engine).config(CONFIG).build()) {
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 60; i++) {
                 workload.observe(ledger.step(workload.next()));
@@ -118,7 +118,7 @@ class SegmentedStoreTest {
         EngineState live;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try (SegmentedEventStorageEngine engine = SegmentedEventStorageEngine.open(store, FsyncPolicy.NEVER, policy);
-                KvLedger ledger = FileStores.builder(engine).config(CONFIG).build()) {
+                KvLedger ledger = SegmentedStores.builder(engine).config(CONFIG).build()) {
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(0);
             for (int i = 0; i < 200; i++) {
                 workload.observe(ledger.step(workload.next()));
@@ -180,7 +180,7 @@ class SegmentedStoreTest {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         EngineState live;
         try (SegmentedEventStorageEngine engine = SegmentedEventStorageEngine.open(store, FsyncPolicy.ALWAYS, SMALL);
-                KvLedger ledger = FileStores.builder(engine).config(CONFIG).build()) {
+                KvLedger ledger = SegmentedStores.builder(engine).config(CONFIG).build()) {
             // After opening (which removes temp files): at each step's start in a plain run of the same
             // steps, a directory where the next segment's base would be written first, so every roll fails.
             for (int i = 1; i <= lines.size(); i++) {
@@ -223,7 +223,7 @@ class SegmentedStoreTest {
 
     static EngineState run(Path store, SegmentPolicy policy, int from, int steps) {
         try (SegmentedEventStorageEngine engine = SegmentedEventStorageEngine.open(store, FsyncPolicy.ALWAYS, policy);
-                KvLedger ledger = FileStores.builder(engine).config(CONFIG).build()) {
+                KvLedger ledger = SegmentedStores.builder(engine).config(CONFIG).build()) {
             StoreSnapshotTest.Workload workload = new StoreSnapshotTest.Workload(from);
             for (int i = 0; i < steps; i++) {
                 workload.observe(ledger.step(workload.next()));

@@ -14,7 +14,8 @@ import java.util.Set;
  * {@code file:PATH[?fsync=always|never|interval:MS]}: the JSON Lines store file at {@code PATH}
  * ({@code file:///abs/path} works too), forced as the policy says ({@code always} when none is given).
  *
- * <p>A store directory ({@link SegmentedEventStorageEngine}) when {@code PATH} is a directory, ends
+ * <p>A store directory ({@code SegmentedEventStorageEngine}, kvledger-store-segments, through
+ * {@link StoreDirectories}) when {@code PATH} is a directory, ends
  * with {@code /}, or the location names a segment option: {@code segmentBytes=N}, {@code segmentAgeMs=MS},
  * {@code compress=gzip|none} (gzip by default), {@code retainBytes=N}, {@code retainAgeMs=MS},
  * {@code snapshotEvery=N}, joined with {@code &}, e.g.
@@ -44,9 +45,7 @@ public final class FileStoreProvider implements LedgerStoreProvider {
     @Override
     public OpenStore open(String location) {
         if (isDirectory(location)) {
-            SegmentedEventStorageEngine store = SegmentedEventStorageEngine.open(path(location), fsync(location),
-                    segmentPolicy(location));
-            return OpenStore.of(store, store, List.of(store.snapshotListener()), store);
+            return StoreDirectories.find(location).open(path(location), fsync(location), segmentPolicy(location));
         }
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(path(location), fsync(location));
         return OpenStore.of(store, store, List.of(store.snapshotListener()), store);
@@ -130,7 +129,8 @@ public final class FileStoreProvider implements LedgerStoreProvider {
                 policy = policy.withSnapshotEvery(Long.parseLong(options.get("snapshotEvery")));
             }
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a number in " + location + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("segmentBytes, segmentAgeMs, retainBytes, retainAgeMs and snapshotEvery"
+                    + " are whole numbers; " + location + " has one that is not", e);
         }
         String compress = options.getOrDefault("compress", "gzip");
         if (!compress.equals("gzip") && !compress.equals("none")) {
