@@ -51,10 +51,14 @@ public class EngineAggregate {
     public StepResult handle(ExecuteStep step) {
         List<EngineEvent> produced = new ArrayList<>();
         EngineState next = state;
+        EventLineLimit limit = EventLineLimit.current();
         for (StepEntry entry : step.entries()) {
             Decision decision = decide(next, entry);
-            produced.addAll(decision.events(entry.line(), entry.command()));
-            if (decision instanceof Decision.Accepted accepted) {
+            List<EngineEvent> decided = decision.events(entry.line(), entry.command());
+            // A command whose events no reader could read back is refused instead (issue 23).
+            List<EngineEvent> kept = limit.kept(decided, entry.line(), entry.command());
+            produced.addAll(kept);
+            if (decision instanceof Decision.Accepted accepted && kept == decided) {
                 // The decision already folded its events; taking its state saves folding them twice.
                 next = accepted.state();
             }

@@ -14,6 +14,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = {"Explains why a job holds exactly its chunks, from the state just before it was scheduled.",
@@ -33,18 +36,30 @@ final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--json", description = "JSON instead of text (schema in docs/log-tools.md).")
     boolean json;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws IOException {
+        if (jobId < 0) {
+            // A bad option, as every other: exit 2 (exit 1 is only "no such job in the log").
+            throw new ParameterException(spec.commandLine(), "--job must be a job id, 0 or more, was " + jobId);
+        }
         PrintWriter out = Cli.stdoutWriter();
         try {
             return input.scan("explain", scan -> {
                 JobExplainer explainer = new JobExplainer(jobId, scan.base());
+                Optional<JobExplanation> found = Optional.empty();
                 for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
-                    Optional<JobExplanation> explanation = explainer.next(entry.seq(), entry.event());
-                    if (explanation.isPresent()) {
-                        print(explanation.get(), out);
-                        return 0;
+                    if (found.isEmpty()) {
+                        found = explainer.next(entry.seq(), entry.event());
                     }
+                }
+                // The whole log is read first: a log that audit, replay and trace refuse (a torn last
+                // line, say) is refused here too, whatever line the job is on.
+                if (found.isPresent()) {
+                    print(found.get(), out);
+                    return 0;
                 }
                 Cli.stderr().println("kvledger: job " + jobId + " is never scheduled in " + input.file);
                 return Cli.EXIT_FAILURE;

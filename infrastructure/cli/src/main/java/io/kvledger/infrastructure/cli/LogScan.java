@@ -64,6 +64,11 @@ final class LogScan implements AutoCloseable {
     }
 
     /** The state before the first line read: {@code null} for a log from its start, else its first segment's base. */
+    /** The seq the state of {@link #base()} stands after: 0 for a log from its start. */
+    long seqBefore() {
+        return log.seqBefore();
+    }
+
     EngineState base() {
         return log.base();
     }

@@ -64,10 +64,18 @@ class Output implements AutoCloseable {
         FileChannel channel;
         try {
             Files.createDirectories(parent);
-            temporary = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
+            StaleTemporaries.remove(parent, file); // a killed run's, never a live one's
+            try {
+                temporary = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
+            } catch (java.nio.file.NoSuchFileException e) {
+                // The directory is there but takes no new file (/proc, /sys): say so, not "no such file".
+                throw new IOException("cannot create a file in " + parent + " (the output is written beside it first,"
+                        + " then renamed over it), which takes no new files", e);
+            }
             temporary.toFile().deleteOnExit(); // a run stopped by SIGINT or SIGTERM leaves no temporary file
             permissions(file, temporary);
             channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            StaleTemporaries.hold(channel);
         } catch (IOException e) {
             throw new OutputFailure(name, e);
         }

@@ -27,6 +27,12 @@ final class OutputFailure extends RuntimeException {
     }
 
     static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
+            return exists.getFile() + " is not a directory"; // a parent on the way is a file
+        }
+        if (e instanceof java.nio.file.NotDirectoryException notDirectory) {
+            return notDirectory.getFile() + " is not a directory";
+        }
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file or directory";
         }

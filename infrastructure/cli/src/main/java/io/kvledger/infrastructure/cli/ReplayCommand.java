@@ -78,9 +78,11 @@ final class ReplayCommand implements Callable<Integer> {
         if (reach.pastTheEnd()) {
             return pastTheEnd(reach.last);
         }
-        LogEntry last = reach.last;
+        // A segment that holds nothing after its base (the current one, just rolled) stands at its base.
+        long lastSeq = reach.last == null ? scan.seqBefore() : reach.last.seq();
+        String lastType = reach.last == null ? "the segment's base" : reach.last.type();
         if (requestId != null) {
-            RequestReport report = RequestReport.of(fold.state(), fold, last.seq(), last.type(), requestId);
+            RequestReport report = RequestReport.of(fold.state(), fold, lastSeq, lastType, requestId);
             if (json) {
                 out.println(ViewJson.write(report));
             } else {
@@ -88,13 +90,13 @@ final class ReplayCommand implements Callable<Integer> {
             }
             return 0;
         }
-        StateView view = StateView.of(fold.state(), fold, last.seq(), last.type(), reach.events);
+        StateView view = StateView.of(fold.state(), fold, lastSeq, lastType, reach.events);
         if (json) {
             out.println(ViewJson.write(view));
             return 0;
         }
         StateText.print(view, out);
-        if (at != null && last.seq() != at) {
+        if (at != null && lastSeq != at) {
             out.println("(no event has seq " + at + "; this is the state after the last event before it)");
         }
         return 0;

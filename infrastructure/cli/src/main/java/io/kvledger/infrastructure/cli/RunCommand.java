@@ -7,15 +7,16 @@ import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.host.ScenarioRunner;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
-import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;
-import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.serve.KvEventsOptions;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.infrastructure.store.StoreCorruptedException;
+import io.kvledger.application.spi.OpenStore;
+import java.util.stream.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -77,6 +78,10 @@ final class RunCommand implements Callable<Integer> {
     KvEventsOptions kvEvents;
 
     private ZmqKvEventPublisher publisher;
+    // The store the ledger runs on, read back through the same descriptor (re-opening the file and
+    // closing it would drop the process's lock on it; issue 23): one of the two, or neither.
+    private JsonlEventStorageEngine storeFile;
+    private OpenStore storeLocation;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -111,10 +116,21 @@ final class RunCommand implements Callable<Integer> {
             }
             throw e;
         } catch (UnusableStoreException e) {
-            return Cli.fail("store " + store + ": " + e.getMessage());
+            return Cli.fail(storeMessage(e.getMessage()));
         } catch (EngineConflictException e) {
             return Cli.fail("store " + store + ": " + e.getMessage());
         }
+    }
+
+    /** "store S: " and the store's own message, which often begins with the path already: said once. */
+    private String storeMessage(String message) {
+        String said = message == null ? "cannot be used" : message;
+        if (said.startsWith(store + ": ")) {
+            said = said.substring(store.length() + 2);
+        } else if (said.startsWith(store + " ")) {
+            said = said.substring(store.length() + 1);
+        }
+        return "store " + store + ": " + said;
     }
 
     /** The store cannot be opened, resumed or appended to: exit 2, unlike an internal failure. */
@@ -134,11 +150,17 @@ final class RunCommand implements Callable<Integer> {
         try {
             KvLedger.Builder builder;
             if (StoreLocations.isLocation(store)) {
-                builder = KvLedger.builder().store(LedgerStore.of(store)).engineId(engineId);
+                OpenStore open = StoreLocations.open(store);
+                storeLocation = open;
+                builder = KvLedger.builder().store(LedgerStore.opened(store, () -> open)).engineId(engineId);
             } else {
                 JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(Path.of(store), fsync);
+                storeFile = engine;
                 if (engine.snapshotRejected() != null) {
                     Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");
+                }
+                if (engine.uncheckedSteps() != null) {
+                    Cli.say("store " + store + ": " + engine.uncheckedSteps());
                 }
                 if (engine.recoveryReport().recovered()) {
                     Cli.say("store " + store + ": recovered from a torn end: " + engine.recoveryReport());
@@ -171,23 +193,19 @@ final class RunCommand implements Callable<Integer> {
                 log.write(ledger.configured());
                 return;
             }
-            if (StoreLocations.isLocation(store)) {
-                StoreLocations.readEvents(store, engineId, log::write);
+            if (storeLocation != null) {
+                StoreLocations.readEvents(storeLocation, engineId, log::write);
                 return;
             }
-            Path file = Path.of(store);
-            try (InputStream stored = Files.newInputStream(file)) {
-                EventLogReader reader = new EventLogReader(stored);
-                for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+            try (Stream<LogEntry> stored = storeFile.storedEntries()) {
+                stored.forEach(entry -> {
                     if (entry.event() != null) {
                         log.write(entry.event());
                     } else {
                         log.writeLine(entry.raw()); // a type this version does not know is kept as it was
                     }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(new InputFailure(file, e));
-            } catch (MalformedLogException e) {
+                });
+            } catch (StoreCorruptedException e) {
                 throw new IllegalStateException("store " + store + " opened but cannot be read back: " + e.getMessage(), e);
             }
         }
@@ -215,7 +233,12 @@ final class RunCommand implements Callable<Integer> {
     static final class FsyncConverter implements ITypeConverter<FsyncPolicy> {
         @Override
         public FsyncPolicy convert(String value) {
-            return FsyncPolicy.parse(value);
+            try {
+                return FsyncPolicy.parse(value);
+            } catch (IllegalArgumentException e) {
+                // picocli would add the exception's class name; the message says it all.
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 }

@@ -36,17 +36,26 @@ final class StoreLocations {
 
     /** Streams engine {@code engineId}'s events from the store at {@code location}, in order; returns how many. */
     static long readEvents(String location, String engineId, Consumer<EngineEvent> each) {
-        long[] count = {0};
         try (OpenStore open = open(location)) {
-            // Streamed in the engine's batches: memory does not grow with the engine's log.
-            open.storageEngine().readEvents(engineId).asStream().forEach(message -> {
-                Object payload = message.getPayload();
-                for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
-                    each.accept(event);
-                    count[0]++;
-                }
-            });
+            return readEvents(open, engineId, each);
         }
+    }
+
+    /**
+     * Streams engine {@code engineId}'s events from a store already open, in order; returns how many. A
+     * ledger's own store is read back here rather than opened a second time: a second open of a file
+     * store in the process would be refused (locked), and closing a second descriptor would drop the lock.
+     */
+    static long readEvents(OpenStore open, String engineId, Consumer<EngineEvent> each) {
+        long[] count = {0};
+        // Streamed in the engine's batches: memory does not grow with the engine's log.
+        open.storageEngine().readEvents(engineId).asStream().forEach(message -> {
+            Object payload = message.getPayload();
+            for (EngineEvent event : payload instanceof StepEvents step ? step.events() : List.of((EngineEvent) payload)) {
+                each.accept(event);
+                count[0]++;
+            }
+        });
         return count[0];
     }
 }

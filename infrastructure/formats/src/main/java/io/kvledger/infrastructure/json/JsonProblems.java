@@ -35,7 +35,40 @@ public final class JsonProblems {
         if (e instanceof MismatchedInputException && original.contains("Trailing token")) {
             return "more than one JSON value on the line (one line holds one JSON object)";
         }
-        return "not valid JSON (" + clean(original) + ")";
+        return "not valid JSON" + column(e) + ": " + expected(original);
+    }
+
+    /** Where on the line the parser stopped: " at column N" (1-based), or nothing when it does not say. */
+    private static String column(JsonProcessingException e) {
+        int column = e.getLocation() == null ? -1 : e.getLocation().getColumnNr();
+        return column > 0 ? " at column " + column : "";
+    }
+
+    /** What the parser found and expected, in the product's words: no parser feature, class or source names. */
+    private static String expected(String original) {
+        java.util.regex.Matcher token = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(original);
+        if (token.find()) {
+            return "'" + token.group(1) + "' is not a JSON value (JSON has no NaN or Infinity; write a number)";
+        }
+        if (original.contains("maybe a (non-standard) comment")) {
+            return "a comment: JSON has none (one line holds one JSON object)";
+        }
+        if (original.startsWith("Unexpected end-of-input")) {
+            return "the line ends inside a JSON value (a closing bracket or brace is missing)";
+        }
+        java.util.regex.Matcher unrecognized = java.util.regex.Pattern.compile("Unrecognized token '([^']*)'").matcher(original);
+        if (unrecognized.find()) {
+            return "unrecognized token '" + unrecognized.group(1) + "', expected a string, number, array, object,"
+                    + " true, false or null";
+        }
+        java.util.regex.Matcher character = java.util.regex.Pattern
+                .compile("Unexpected character \\('(.*?)' \\(code \\d+\\)\\)(?:: was expecting (.*))?").matcher(original);
+        if (character.find()) {
+            String expecting = character.group(2) == null ? "" : ", expected " + character.group(2)
+                    .replaceAll("\\s*\\(for [^)]*\\)", "").replace("double-quote", "a double quote (\\\")");
+            return "unexpected character '" + character.group(1) + "'" + expecting;
+        }
+        return clean(original);
     }
 
     /** Why a parsed tree could not be bound to a type, without the binder's internals. */
@@ -140,6 +173,9 @@ public final class JsonProblems {
         text = text.replaceAll(" *\\(through reference chain[^)]*\\)", "");
         text = text.replaceAll("; ?disable `?\\w+\\.\\w+`?[^;)]*", "");
         text = text.replace("JsonReadFeature.", "").replace("DeserializationFeature.", "");
+        text = text.replaceAll(" ?\\[Source: [^\\]]*\\]", "").replaceAll("\\(start marker at\\s*\\)", "");
+        text = text.replaceAll(" ?\\(code \\d+\\)", "").replaceAll(" ?\\(not recognized as one since Feature '\\w+' not enabled for parser\\)", "");
+        text = text.replaceAll(":? ?enable `?[\\w.]+`? to allow", "");
         if (text.length() > 200) {
             text = text.substring(0, 200) + "...";
         }

@@ -39,6 +39,7 @@ public final class EventLogReader {
     private boolean first = true;
     /** The groups of the log's {@code EngineConfigured} ({@code null}: none): the shapes of its per-group fields. */
     private List<KvCacheGroup> groups;
+    private LineCheck check;
 
     public EventLogReader(InputStream in) {
         this.lines = new Utf8Lines(in);
@@ -77,6 +78,12 @@ public final class EventLogReader {
         }
     }
 
+    /** Runs {@code check} on every line returned from now on, with its bytes (a store's step checksums); returns this reader. */
+    public EventLogReader checking(LineCheck check) {
+        this.check = check;
+        return this;
+    }
+
     /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
     static EventLogReader treeOnly(InputStream in) {
         EventLogReader reader = new EventLogReader(in);
@@ -111,14 +118,22 @@ public final class EventLogReader {
     }
 
     private LogEntry parse(long line) throws MalformedLogException {
+        LogEntry entry = null;
         if (streamed != null && !first) {
-            LogEntry entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
+            entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
             if (entry != null && !(groups == null && entry.event() instanceof WindowBlocksFreed)) {
                 lastSeq = entry.seq();
-                return entry;
+            } else {
+                entry = null; // the tree path reads it (or skips a WindowBlocksFreed of a log without groups)
             }
         }
-        return parseTree(line);
+        if (entry == null) {
+            entry = parseTree(line);
+        }
+        if (check != null) {
+            check.check(entry, lines.bytes(), lines.offset(), lines.length());
+        }
+        return entry;
     }
 
     /** Today's path, for every line the streaming path does not take: a tree, checked, then decoded. */

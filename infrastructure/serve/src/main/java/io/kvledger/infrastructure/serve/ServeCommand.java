@@ -146,7 +146,12 @@ public final class ServeCommand implements Callable<Integer> {
     static final class FsyncConverter implements ITypeConverter<FsyncPolicy> {
         @Override
         public FsyncPolicy convert(String value) {
-            return FsyncPolicy.parse(value);
+            try {
+                return FsyncPolicy.parse(value);
+            } catch (IllegalArgumentException e) {
+                // picocli would add the exception's class name; the message says it all.
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ package io.kvledger.tests.bench;
 import io.kvledger.application.KvLedger;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.CompressedLogs;
-import io.kvledger.infrastructure.store.FileStores;
+import io.kvledger.infrastructure.store.SegmentedStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.SegmentPolicy;
 import io.kvledger.infrastructure.store.SegmentedEventStorageEngine;
@@ -28,7 +28,7 @@ public final class SegmentBytes {
         int requests = args.length > 2 ? Integer.parseInt(args[2]) : 256;
         SegmentPolicy policy = SegmentPolicy.DEFAULTS.withSegmentBytes(segmentBytes);
         try (SegmentedEventStorageEngine store = SegmentedEventStorageEngine.open(dir, FsyncPolicy.NEVER, policy);
-                KvLedger ledger = FileStores.builder(store).config(EngineConfig.DEFAULTS).build()) {
+                KvLedger ledger = SegmentedStores.builder(store).config(EngineConfig.DEFAULTS).build()) {
             DecodeWorkload workload = new DecodeWorkload(requests);
             workload.observe(ledger.step(workload.warmUp()).events());
             while (store.rolls() < 2) {

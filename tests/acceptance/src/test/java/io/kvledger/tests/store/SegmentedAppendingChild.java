@@ -2,7 +2,7 @@ package io.kvledger.tests.store;
 
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.engine.StepResult;
-import io.kvledger.infrastructure.store.FileStores;
+import io.kvledger.infrastructure.store.SegmentedStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.SegmentPolicy;
 import io.kvledger.infrastructure.store.SegmentedEventStorageEngine;
@@ -28,7 +28,7 @@ public final class SegmentedAppendingChild {
         SegmentedEventStorageEngine store = SegmentedEventStorageEngine.open(Path.of(args[0]), FsyncPolicy.parse(args[1]), POLICY);
         int promptTokens = Integer.parseInt(args[2]);
         PrintStream out = System.out;
-        try (KvLedger ledger = FileStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {
+        try (KvLedger ledger = SegmentedStores.builder(store).config(SteadyWorkload.config(promptTokens)).build()) {
             SteadyWorkload workload = new SteadyWorkload(promptTokens);
             StepResult result = null;
             while (!Thread.currentThread().isInterrupted()) {

@@ -1,0 +1,164 @@
+package io.kvledger.infrastructure.store;
+
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.infrastructure.log.CompressedLogs;
+import io.kvledger.infrastructure.log.EventLogReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * What the log tools read, whatever they are given: a plain or gzip-compressed log or store file, a
+ * store directory (its segments in order, from the first kept one), or a single segment. A directory
+ * whose first segments retention dropped, and a segment other than the first, begin after their base:
+ * the tools fold from {@link #base()} and read the lines from seq {@link #seqBefore()} + 1 on.
+ * Nothing is changed on disk (a directory being written may be read; its tidying is the store's).
+ */
+public final class StoreLog implements AutoCloseable {
+
+    private final List<Path> files;
+    private final InputStream text;
+    private final long seqBefore;
+    private final EngineState base;
+
+    private StoreLog(List<Path> files, InputStream text, long seqBefore, EngineState base) {
+        this.files = files;
+        this.text = text;
+        this.seqBefore = seqBefore;
+        this.base = base;
+    }
+
+    /**
+     * Opens {@code path} for reading front to back, each file's raw bytes passed through {@code raw}
+     * (to count them) before they are decompressed.
+     *
+     * @throws NoSuchFileException when there is nothing at {@code path}, or a directory holds no segment
+     * @throws IOException         when a file or a segment's base cannot be read
+     */
+    public static StoreLog open(Path path, UnaryOperator<InputStream> raw) throws IOException {
+        if (!Files.exists(path)) {
+            throw new NoSuchFileException(path.toString());
+        }
+        List<Path> files;
+        if (Files.isDirectory(path)) {
+            files = SegmentFiles.list(path).stream().map(SegmentFiles.Segment::file).toList();
+            if (files.isEmpty()) {
+                throw new NoSuchFileException(path + " (a directory without store segments)");
+            }
+        } else {
+            files = List.of(path);
+        }
+        Path first = files.get(0);
+        long firstSeq = SegmentFiles.isSegment(first) ? SegmentFiles.firstSeqOf(first) : 1;
+        EngineState base = null;
+        if (firstSeq > 1) {
+            Path plain = first.getFileName().toString().endsWith(SegmentFiles.GZ)
+                    ? first.resolveSibling(SegmentFiles.nameOf(firstSeq)) : first;
+            SnapshotFile.Snapshot snapshot = SnapshotFile.readBase(plain);
+            if (snapshot.seq() != firstSeq - 1) {
+                throw new IOException(SnapshotFile.basePathOf(plain) + " is the state after seq " + snapshot.seq()
+                        + ", but " + first + " begins at seq " + firstSeq);
+            }
+            base = snapshot.state();
+        }
+        InputStream text = new SequenceInputStream(Collections.enumeration(new AbstractLazyList(files.iterator(), raw)));
+        return new StoreLog(files, text, firstSeq - 1, base);
+    }
+
+    /** The reader of the lines: a plain log from its first line, or continuing after {@link #seqBefore()}. */
+    public EventLogReader reader() {
+        EventLogReader reader = seqBefore == 0 ? new EventLogReader(text) : EventLogReader.continuing(text, seqBefore, seqBefore);
+        return reader.checking(new StepChecksums(true)); // a store's steps are checked as on open; a plain log has none
+    }
+
+    /** The files read, in order. */
+    public List<Path> files() {
+        return files;
+    }
+
+    /** The bytes of the files read, as they are on disk. */
+    public long bytes() {
+        long total = 0;
+        for (Path file : files) {
+            total += SegmentFiles.size(file);
+        }
+        return total;
+    }
+
+    /** The seq before the first line read: 0 for a log from its start, else the base's. */
+    public long seqBefore() {
+        return seqBefore;
+    }
+
+    /** The state before the first line read; {@code null} for a log from its start. */
+    public EngineState base() {
+        return base;
+    }
+
+    @Override
+    public void close() throws IOException {
+        text.close();
+    }
+
+    /** The files' decompressed streams, each opened only when the one before it is used up. */
+    private static final class AbstractLazyList extends java.util.AbstractList<InputStream> {
+        private final List<InputStream> opened = new ArrayList<>();
+
+        AbstractLazyList(Iterator<Path> files, UnaryOperator<InputStream> raw) {
+            files.forEachRemaining(file -> opened.add(new LazyStream(file, raw)));
+        }
+
+        @Override
+        public InputStream get(int index) {
+            return opened.get(index);
+        }
+
+        @Override
+        public int size() {
+            return opened.size();
+        }
+    }
+
+    private static final class LazyStream extends InputStream {
+        private final Path file;
+        private final UnaryOperator<InputStream> raw;
+        private InputStream in;
+
+        LazyStream(Path file, UnaryOperator<InputStream> raw) {
+            this.file = file;
+            this.raw = raw;
+        }
+
+        private InputStream in() throws IOException {
+            if (in == null) {
+                in = CompressedLogs.decompressed(raw.apply(Files.newInputStream(file)));
+            }
+            return in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return in().read();
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            return in().read(buffer, offset, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) {
+                in.close();
+            }
+        }
+    }
+}
