@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Publishes an engine's steps to Micrometer: step latency, commands, events by type, rejections by
- * code, and gauges of live requests, jobs in flight, fences and CPU tier occupancy. Meters are looked
+ * code, and gauges of live requests, jobs in flight, fences and CPU tier occupancy; a grouped engine adds
+ * meters per KV cache group ({@link GroupMeters}). Meters are looked
  * up once and kept, so a step costs a few counter increments.
  *
  * <pre>{@code
@@ -35,6 +36,7 @@ public final class MicrometerStepListener implements StepListener {
     private final Map<Class<?>, Counter> eventsByType = new ConcurrentHashMap<>();
     private final Map<RejectionCode, Counter> rejectionsByCode = new EnumMap<>(RejectionCode.class);
     private volatile EngineState last;
+    private final GroupMeters groupMeters;
 
     public MicrometerStepListener(MeterRegistry registry, String engine) {
         this.registry = registry;
@@ -55,6 +57,7 @@ public final class MicrometerStepListener implements StepListener {
         gauge("kvledger.fences", state -> state.fences().size());
         gauge("kvledger.tier.chunks", state -> state.tier().size());
         gauge("kvledger.tier.capacity", state -> state.tier().capacity());
+        this.groupMeters = new GroupMeters(registry, engine);
     }
 
     @Override
@@ -69,6 +72,7 @@ public final class MicrometerStepListener implements StepListener {
             }
         }
         last = result.state();
+        groupMeters.onStep(result.events(), result.state());
     }
 
     private void gauge(String name, java.util.function.ToDoubleFunction<EngineState> value) {
