@@ -77,7 +77,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
     }
 
     /** vLLM's alignment skip: of each run of {@code A_g} chunks only the last {@code W_g + x_g} can end a hit. */
-    static boolean passedOver(int chunk, int end, int alignment, int reach) {
+    public static boolean passedOver(int chunk, int end, int alignment, int reach) {
         if (alignment == 0) {
             return false;
         }

@@ -75,5 +75,14 @@ public enum AuditCode implements FindingCode {
     /** An event of a request never registered. */
     UNKNOWN_REQUEST,
     /** A request registered twice. */
-    DUPLICATE_REQUEST
+    DUPLICATE_REQUEST,
+
+    /** A {@code WindowBlocksFreed} outside RUNNING, naming no block, one twice, a FULL group's, one not in the table or inside the window (7.3). */
+    WINDOW_FREE_MISMATCH,
+    /** A {@code BlocksAllocated} handing out a block a sliding-window table still holds, naming one twice or one the request holds (7.3). */
+    BLOCK_STILL_HELD,
+    /** A {@code BlocksAllocated} with a null entry at a position section 7.3 does not allow. */
+    NULL_ENTRY_MISMATCH,
+    /** A stored sliding-window chunk that the alignment rule of section 7.4 passes over. */
+    STORE_NOT_OFFERED
 }

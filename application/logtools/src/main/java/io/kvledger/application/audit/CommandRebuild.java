@@ -2,6 +2,7 @@ package io.kvledger.application.audit;
 
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
+import io.kvledger.domain.command.FreeWindowBlocks;
 import io.kvledger.domain.command.AppendTokens;
 import io.kvledger.domain.command.CompleteTransfer;
 import io.kvledger.domain.command.ComputeTokens;
@@ -13,6 +14,7 @@ import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.command.RejectTokens;
 import io.kvledger.domain.command.ResetCache;
 import io.kvledger.domain.event.BlocksAllocated;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.LoadJobCompleted;
@@ -82,6 +84,8 @@ final class CommandRebuild {
             return new AbortRequest(e.requestId());
         } else if (opener instanceof RequestFinished e) {
             return new FinishRequest(e.requestId(), e.reason());
+        } else if (opener instanceof WindowBlocksFreed e) {
+            return new FreeWindowBlocks(e.requestId(), e.blockIds());
         } else if (opener instanceof CacheReset) {
             return new ResetCache();
         }

@@ -3,6 +3,7 @@ package io.kvledger.application.audit;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
@@ -45,6 +46,9 @@ final class LoadRules implements AuditRule {
         }
         RequestState request = before.heldRequest(e.requestId());
         EngineConfig config = before.config();
+        if (config.isGrouped()) {
+            return groupedDestination(config, request, match, e);
+        }
         List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
         int first = match.gpuHitTokens() / config.gpuBlockSize();
         int end = match.endChunk() * config.blocksPerChunk();
@@ -54,6 +58,30 @@ final class LoadRules implements AuditRule {
         List<Integer> expected = table.subList(first, end);
         if (!expected.equals(e.blockIds().flat())) {
             return "writes blocks " + e.blockIds() + ", but table[" + first + ".." + end + ") is " + expected;
+        }
+        return null;
+    }
+
+    /** Contract 7.6: group g's hit chunks go to {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))}. */
+    private static String groupedDestination(EngineConfig config, RequestState request, PrefixMatch match, LoadJobScheduled e) {
+        long end = (long) match.gpuHitTokens() + match.externalTokens();
+        for (int g = 0; g < config.groupCount(); g++) {
+            if (e.keys().group(g).size() != e.chunkIndices().group(g).size()) {
+                return "names " + e.chunkIndices().group(g).size() + " chunks but " + e.keys().group(g).size() + " keys in group " + g;
+            }
+            KvCacheGroup group = config.group(g);
+            int chunkTokens = config.chunkTokens(g);
+            int first = Math.max(match.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
+            int last = (int) ((end + chunkTokens - 1) / chunkTokens) * config.blocksPerChunk();
+            List<Integer> table = request == null ? List.of() : request.table(g).asJava();
+            if (last > table.size() || first > last) {
+                return "loads up to position " + last + " of group " + g + ", but that table holds " + table.size() + " entries";
+            }
+            List<Integer> expected = table.subList(first, last);
+            if (!expected.equals(e.blockIds().group(g))) {
+                return "writes blocks " + e.blockIds().group(g) + " in group " + g + ", but T_" + g + "[" + first + ".." + last
+                        + ") is " + expected;
+            }
         }
         return null;
     }

@@ -2,6 +2,7 @@ package io.kvledger.application.audit;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.EngineCommand;
+import io.kvledger.domain.command.FreeWindowBlocks;
 import io.kvledger.domain.command.MatchPrefix;
 import io.kvledger.domain.decision.Decision;
 import io.kvledger.domain.event.EngineEvent;
@@ -33,6 +34,15 @@ final class Refusals {
     private static AuditCode byCommand(EngineState before, EngineCommand command) {
         if (command instanceof MatchPrefix) {
             return AuditCode.MATCH_MISMATCH;
+        }
+        if (command instanceof FreeWindowBlocks) {
+            return before.config().isGrouped() ? AuditCode.WINDOW_FREE_MISMATCH : AuditCode.STATE_MISMATCH;
+        }
+        if (command instanceof AllocateBlocks allocate && before.config().isGrouped()) {
+            AuditCode table = GroupedAllocationRules.broken(before, allocate);
+            if (table != null) {
+                return table;
+            }
         }
         if (command instanceof AllocateBlocks allocate && allocate.externalTokens() > 0) {
             RequestState request = before.liveRequest(allocate.requestId());

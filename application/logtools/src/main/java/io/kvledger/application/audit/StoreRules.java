@@ -27,6 +27,8 @@ final class StoreRules implements AuditRule {
 
     /** Chunks each live request has stored since the last reset. */
     private final Map<String, BitSet> storedByRequest = new HashMap<>();
+    /** The same per group, for a grouped log (contract 7.8: a chunk is the pair (group, prefix)). */
+    private final Map<String, BitSet[]> storedByRequestAndGroup = new HashMap<>();
 
     @Override
     public void check(FoldStep step, CommandWindow window, Findings findings) {
@@ -35,6 +37,18 @@ final class StoreRules implements AuditRule {
         }
         EngineState before = step.before();
         RequestState request = before.heldRequest(e.requestId());
+        if (before.config().isGrouped()) {
+            GroupedStoreRules.check(before, request, e, findings);
+            if (request != null) {
+                BitSet[] stored = storedByRequestAndGroup.computeIfAbsent(request.requestId(),
+                        id -> newSets(before.config().groupCount()));
+                GroupedStoreRules.duplicates(stored, request, e, findings);
+            }
+            if (!findings.any()) {
+                alreadyHeld(before, e, findings);
+            }
+            return;
+        }
         sliceCounts(before.config(), e, findings);
         bound(before, request, e, findings);
         allocated(before, request, e, findings);
@@ -51,11 +65,24 @@ final class StoreRules implements AuditRule {
     public void observe(FoldStep step) {
         if (step.event() instanceof CacheReset) {
             storedByRequest.clear();
+            storedByRequestAndGroup.clear();
         } else if (step.event() instanceof RequestEvent e && storedByRequest.containsKey(e.requestId())
                 && !step.after().requests().containsKey(e.requestId())) {
             // The cheap look-up first: most events are of requests that stored nothing since they last did.
             storedByRequest.remove(e.requestId());
         }
+        if (!storedByRequestAndGroup.isEmpty() && step.event() instanceof RequestEvent e
+                && storedByRequestAndGroup.containsKey(e.requestId()) && !step.after().requests().containsKey(e.requestId())) {
+            storedByRequestAndGroup.remove(e.requestId());
+        }
+    }
+
+    private static BitSet[] newSets(int groups) {
+        BitSet[] sets = new BitSet[groups];
+        for (int g = 0; g < groups; g++) {
+            sets[g] = new BitSet();
+        }
+        return sets;
     }
 
     private static void sliceCounts(EngineConfig config, StoreJobScheduled e, Findings findings) {

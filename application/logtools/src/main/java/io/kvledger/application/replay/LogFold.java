@@ -2,6 +2,7 @@ package io.kvledger.application.replay;
 
 import io.kvledger.domain.EngineFold;
 import io.kvledger.domain.RecentFolds;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -13,6 +14,7 @@ import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.group.PerGroup;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,14 +90,14 @@ public final class LogFold {
     private EngineEvent inTokenKeys(EngineState before, EngineEvent event, List<KeyConflict> conflicts) {
         // A log in kvledger's own keys (nearly every log) maps to itself: the event is kept, not rebuilt.
         if (event instanceof StoreJobScheduled e) {
-            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices().flat(), e.keys().flat(), conflicts);
+            PerGroup<String> mapped = groupKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
             return mapped.equals(e.keys()) ? e
-                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices().flat(), mapped, e.blockIds().flat());
+                    : new StoreJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof LoadJobScheduled e) {
-            List<String> mapped = chunkKeys(before, e.requestId(), e.chunkIndices().flat(), e.keys().flat(), conflicts);
+            PerGroup<String> mapped = groupKeys(before, e.requestId(), e.chunkIndices(), e.keys(), conflicts);
             return mapped.equals(e.keys()) ? e
-                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices().flat(), mapped, e.blockIds().flat());
+                    : new LoadJobScheduled(e.jobId(), e.requestId(), e.chunkIndices(), mapped, e.blockIds());
         }
         if (event instanceof ChunksStored e) {
             List<String> mapped = tokenKeys(e.keys());
@@ -129,19 +131,36 @@ public final class LogFold {
      * (an unknown or retired request, a chunk past the known tokens, more keys than chunks) stays as
      * the log wrote it: audit reports such a store on its own terms.
      */
-    private List<String> chunkKeys(EngineState before, String requestId, List<Integer> chunks, List<String> logKeys,
+    private PerGroup<String> groupKeys(EngineState before, String requestId, PerGroup<Integer> chunks, PerGroup<String> logKeys,
+                                       List<KeyConflict> conflicts) {
+        if (logKeys.groupCount() == 1) {
+            return PerGroup.single(chunkKeys(before, requestId, 0, chunks.group(0), logKeys.group(0), conflicts));
+        }
+        // A chunk is the pair (group, prefix) (contract 7.8): each group's keys pair with that group's chunks.
+        List<List<String>> mapped = new ArrayList<>(logKeys.groupCount());
+        for (int g = 0; g < logKeys.groupCount(); g++) {
+            List<Integer> groupChunks = g < chunks.groupCount() ? chunks.group(g) : List.of();
+            mapped.add(chunkKeys(before, requestId, g, groupChunks, logKeys.group(g), conflicts));
+        }
+        return PerGroup.of(mapped);
+    }
+
+    private List<String> chunkKeys(EngineState before, String requestId, int g, List<Integer> chunks, List<String> logKeys,
                                    List<KeyConflict> conflicts) {
         RequestState request = before.heldRequest(requestId);
-        int f = before.config().blocksPerChunk();
+        EngineConfig config = before.config();
+        boolean grouped = config.groupCount() > 1 || config.isGrouped();
+        int f = config.blocksPerChunk();
         List<String> mapped = new ArrayList<>(logKeys.size());
         for (int i = 0; i < logKeys.size(); i++) {
             String logKey = logKeys.get(i);
             Integer chunk = i < chunks.size() ? chunks.get(i) : null;
-            if (request == null || chunk == null || chunk < 0 || chunk >= request.keyCount(f)) {
+            int known = request == null ? 0 : grouped ? request.keyCount(config, g) : request.keyCount(f);
+            if (request == null || chunk == null || chunk < 0 || chunk >= known || g >= config.groupCount()) {
                 mapped.add(keys.tokenKeyOf(logKey));
                 continue;
             }
-            String tokenKey = request.key(chunk, f);
+            String tokenKey = grouped ? request.key(config, g, chunk) : request.key(chunk, f);
             KeyConflict conflict = keys.learn(logKey, tokenKey);
             if (conflict != null) {
                 conflicts.add(conflict);

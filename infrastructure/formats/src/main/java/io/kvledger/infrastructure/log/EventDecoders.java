@@ -30,7 +30,6 @@ import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
 import io.kvledger.domain.event.TransferAcknowledged;
 import io.kvledger.domain.event.WindowBlocksFreed;
-import io.kvledger.domain.group.PerGroup;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -52,18 +51,18 @@ final class EventDecoders {
                 n.isNull("maxOffloadTokens") ? null : n.i("maxOffloadTokens"), n.b("offloadPromptOnly")));
         define("RequestRegistered", n -> new RequestRegistered(n.s("requestId"), n.i("promptLength"), n.ints("promptTokens")));
         define("PrefixMatched", n -> new PrefixMatched(n.s("requestId"), n.i("gpuHitTokens"), n.i("externalTokens"),
-                n.ints("hitChunks")));
+                n.groupInts("hitChunks")));
         define("PrefixMatchDeferred", n -> new PrefixMatchDeferred(n.s("requestId"), n.i("gpuHitTokens"),
                 DeferReason.valueOf(n.s("reason"))));
-        define("BlocksAllocated", n -> new BlocksAllocated(n.s("requestId"), n.ints("blockIds"), n.i("externalTokens")));
-        define("LoadJobScheduled", n -> new LoadJobScheduled(n.l("jobId"), n.s("requestId"), n.ints("chunkIndices"),
-                n.strings("keys"), n.ints("blockIds")));
+        define("BlocksAllocated", n -> new BlocksAllocated(n.s("requestId"), n.groupInts("blockIds"), n.i("externalTokens")));
+        define("LoadJobScheduled", n -> new LoadJobScheduled(n.l("jobId"), n.s("requestId"), n.groupInts("chunkIndices"),
+                n.groupStrings("keys"), n.groupInts("blockIds")));
         define("TokensComputed", n -> new TokensComputed(n.s("requestId"), n.i("numComputedTokens")));
         define("TokensRejected", n -> new TokensRejected(n.s("requestId"), n.i("numComputedTokens")));
         define("TokensAppended", n -> new TokensAppended(n.s("requestId"), n.i("numTokens"), n.ints("tokens")));
-        define("StoreJobScheduled", n -> new StoreJobScheduled(n.l("jobId"), n.s("requestId"), n.ints("chunkIndices"),
-                n.strings("keys"), n.ints("blockIds")));
-        define("StoreDeferred", n -> new StoreDeferred(n.s("requestId"), n.ints("chunkIndices"),
+        define("StoreJobScheduled", n -> new StoreJobScheduled(n.l("jobId"), n.s("requestId"), n.groupInts("chunkIndices"),
+                n.groupStrings("keys"), n.groupInts("blockIds")));
+        define("StoreDeferred", n -> new StoreDeferred(n.s("requestId"), n.groupInts("chunkIndices"),
                 StoreDeferReason.valueOf(n.s("reason"))));
         define("StoreJobCompleted", n -> new StoreJobCompleted(n.l("jobId"), n.s("requestId"), n.b("success")));
         define("LoadJobCompleted", n -> new LoadJobCompleted(n.l("jobId"), n.s("requestId"), n.b("success")));
@@ -74,8 +73,8 @@ final class EventDecoders {
         define("RequestPreempted", n -> new RequestPreempted(n.s("requestId")));
         define("RequestAborted", n -> new RequestAborted(n.s("requestId")));
         define("RequestFinished", n -> new RequestFinished(n.s("requestId"), FinishReason.valueOf(n.s("reason"))));
-        define("BlocksReleased", n -> new BlocksReleased(n.s("requestId"), n.ints("blockIds")));
-        define("WindowBlocksFreed", n -> new WindowBlocksFreed(n.s("requestId"), PerGroup.single(n.ints("blockIds"))));
+        define("BlocksReleased", n -> new BlocksReleased(n.s("requestId"), n.groupInts("blockIds")));
+        define("WindowBlocksFreed", n -> new WindowBlocksFreed(n.s("requestId"), n.groupInts("blockIds")));
         define("CacheReset", n -> new CacheReset(n.l("staleBelowJobId")));
         define("CommandRejected", n -> new CommandRejected(n.l("line"), n.s("cmd"), RejectionCode.valueOf(n.s("code")),
                 n.s("message"), n.id("requestId"), n.id("jobId")));

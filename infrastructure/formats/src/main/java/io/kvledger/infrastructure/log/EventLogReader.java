@@ -3,15 +3,19 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.json.Utf8Lines;
+import io.kvledger.infrastructure.scenario.GroupsParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,6 +37,8 @@ public final class EventLogReader {
     private StreamedLines streamed = STREAMED ? new StreamedLines() : null;
     private long lastSeq;
     private boolean first = true;
+    /** The groups of the log's {@code EngineConfigured} ({@code null}: none): the shapes of its per-group fields. */
+    private List<KvCacheGroup> groups;
 
     public EventLogReader(InputStream in) {
         this.lines = new Utf8Lines(in);
@@ -51,6 +57,24 @@ public final class EventLogReader {
      */
     public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore) {
         return new EventLogReader(in, linesBefore, seqBefore);
+    }
+
+    /**
+     * As {@link #continuing(InputStream, long, long)} for a log whose {@code EngineConfigured} (before
+     * {@code in}) gives {@code groups} ({@code null}: none), so its per-group fields read as contract 7.2 shapes them.
+     */
+    public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore, List<KvCacheGroup> groups) {
+        EventLogReader reader = new EventLogReader(in, linesBefore, seqBefore);
+        reader.configure(groups);
+        return reader;
+    }
+
+    /** Reads the lines after a config with these groups: two or more take the tree path, which reads lists of lists. */
+    private void configure(List<KvCacheGroup> configured) {
+        groups = configured;
+        if (configured != null && configured.size() > 1) {
+            streamed = null;
+        }
     }
 
     /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
@@ -89,7 +113,7 @@ public final class EventLogReader {
     private LogEntry parse(long line) throws MalformedLogException {
         if (streamed != null && !first) {
             LogEntry entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
-            if (entry != null) {
+            if (entry != null && !(groups == null && entry.event() instanceof WindowBlocksFreed)) {
                 lastSeq = entry.seq();
                 return entry;
             }
@@ -130,13 +154,20 @@ public final class EventLogReader {
         Envelope envelope = envelope(line, node.get("envelope"));
         ObjectNode current = Upcasters.toCurrent(type, envelope == null ? Envelope.CURRENT_REVISION : envelope.revision(),
                 (ObjectNode) node);
-        Optional<String> problem = EventSchema.problem(type, current);
+        boolean unknownWithoutGroups = groups == null && !first && "WindowBlocksFreed".equals(type);
+        Optional<String> problem = unknownWithoutGroups ? Optional.empty() : EventSchema.problem(type, current, groups);
         if (problem.isPresent()) {
             throw new MalformedLogException(line, problem.get());
         }
+        // Without groups a WindowBlocksFreed is an event type revision 4 does not know (contract 7.8): skipped.
+        EngineEvent event = unknownWithoutGroups ? null
+                : toEvent(line, type, current, groups == null ? 1 : groups.size());
+        if (first && event instanceof EngineConfigured configured) {
+            configure(configured.groups());
+        }
         lastSeq = seq;
         first = false;
-        return new LogEntry(line, seq, type, toEvent(line, type, current), envelope, current);
+        return new LogEntry(line, seq, type, event, envelope, current);
     }
 
     /** The line's seq: an integer from 1 (the 1-based position of the event). */
@@ -154,12 +185,15 @@ public final class EventLogReader {
         return seqNode.longValue();
     }
 
-    private static EngineEvent toEvent(long line, String type, ObjectNode node) throws MalformedLogException {
+    private static EngineEvent toEvent(long line, String type, ObjectNode node, int groupCount) throws MalformedLogException {
         EngineEvent event;
         try {
-            event = EventDecoders.decode(type, new TreeFields(node));
+            event = EventDecoders.decode(type, new TreeFields(node, groupCount));
         } catch (IllegalArgumentException e) {
             throw new MalformedLogException(line, type + " cannot be read: " + e.getMessage());
+        }
+        if (event instanceof EngineConfigured configured && node.has("groups")) {
+            event = withGroups(line, configured, node.get("groups"));
         }
         if (event instanceof EngineConfigured configured) {
             try {
@@ -169,6 +203,19 @@ public final class EventLogReader {
             }
         }
         return event;
+    }
+
+    /** {@code EngineConfigured.groups} as section 7.1 allows it (contract 7.8: any other value makes the log malformed). */
+    private static EngineConfigured withGroups(long line, EngineConfigured configured, JsonNode groups) throws MalformedLogException {
+        List<KvCacheGroup> parsed;
+        try {
+            parsed = GroupsParser.parse(groups);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedLogException(line, "EngineConfigured.groups is not valid: " + e.getMessage());
+        }
+        return new EngineConfigured(configured.gpuBlockSize(), configured.blocksPerChunk(), configured.workers(),
+                configured.cpuCapacityChunks(), configured.releasePolicy(), configured.maxOffloadTokens(),
+                configured.offloadPromptOnly(), parsed);
     }
 
     private static Envelope envelope(long line, JsonNode node) throws MalformedLogException {

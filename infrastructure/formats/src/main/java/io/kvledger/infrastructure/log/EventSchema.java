@@ -12,6 +12,7 @@ import static io.kvledger.infrastructure.log.FieldKind.STRING_ARRAY;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.domain.command.FinishReason;
+import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.DeferReason;
 import io.kvledger.domain.event.RejectionCode;
@@ -78,11 +79,26 @@ public final class EventSchema {
 
     /** What is wrong with a line of a known type, naming the field; empty when it has every required field. */
     public static Optional<String> problem(String type, JsonNode line) {
+        return problem(type, line, null);
+    }
+
+    /**
+     * As {@link #problem(String, JsonNode)} for a log whose {@code EngineConfigured} gives {@code groups}
+     * ({@code null}: none, revision 4's shapes): its per-group fields hold the shapes of contract 7.2.
+     */
+    public static Optional<String> problem(String type, JsonNode line, List<KvCacheGroup> groups) {
         List<Field> fields = REQUIRED.getOrDefault(type, List.of());
         for (Field field : fields) {
             JsonNode value = line.get(field.name());
             if (value == null) {
                 return Optional.of(type + "." + field.name() + " is missing");
+            }
+            if (groups != null && GroupedShapes.isPerGroup(type, field.name())) {
+                Optional<String> shape = GroupedShapes.problem(type, field.name(), field.kind(), value, groups);
+                if (shape.isPresent()) {
+                    return shape;
+                }
+                continue;
             }
             Optional<String> integer = switch (field.kind()) {
                 case INT -> JsonProblems.integerProblem(type + "." + field.name(), value, Integer.MIN_VALUE, Integer.MAX_VALUE);

@@ -22,6 +22,16 @@ enum FieldKind {
         };
     }
 
+    /** Whether {@code item} is an element this array kind holds. */
+    boolean acceptsElement(JsonNode item) {
+        return switch (this) {
+            case INT_ARRAY -> isInt(item);
+            case LONG_ARRAY -> item.isIntegralNumber() && item.canConvertToLong();
+            case STRING_ARRAY -> item.isTextual();
+            default -> false;
+        };
+    }
+
     String describe(List<String> allowed) {
         return switch (this) {
             case STRING -> "a string";

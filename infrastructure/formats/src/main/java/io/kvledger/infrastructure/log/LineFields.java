@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.log;
 
+import io.kvledger.domain.group.PerGroup;
 import java.util.List;
 
 /**
@@ -28,4 +29,14 @@ interface LineFields {
 
     /** An optional id as given, the way data binding reads an {@code Object}; {@code null} when absent or null. */
     Object id(String field);
+
+    /** A per-group integer field (contract 7.2): the flat list for one group; {@link TreeFields} reads G lists. */
+    default PerGroup<Integer> groupInts(String field) {
+        return PerGroup.single(ints(field));
+    }
+
+    /** A per-group string field (contract 7.2). */
+    default PerGroup<String> groupStrings(String field) {
+        return PerGroup.single(strings(field));
+    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.kvledger.domain.group.PerGroup;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,9 +14,16 @@ final class TreeFields implements LineFields {
     private static final ObjectMapper LENIENT = JsonMapper.builder().build();
 
     private final JsonNode line;
+    private final int groupCount;
 
     TreeFields(JsonNode line) {
+        this(line, 1);
+    }
+
+    /** The fields of a line of a log whose {@code EngineConfigured} gives {@code groupCount} groups. */
+    TreeFields(JsonNode line, int groupCount) {
         this.line = line;
+        this.groupCount = groupCount;
     }
 
     @Override
@@ -79,6 +87,37 @@ final class TreeFields implements LineFields {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e.getOriginalMessage(), e);
         }
+    }
+
+    @Override
+    public PerGroup<Integer> groupInts(String field) {
+        return perGroup(field, v -> v.isNull() ? null : v.intValue());
+    }
+
+    @Override
+    public PerGroup<String> groupStrings(String field) {
+        return perGroup(field, JsonNode::textValue);
+    }
+
+    /** One list for one group (a null block kept as {@code null}), else one list per group. */
+    private <T> PerGroup<T> perGroup(String field, java.util.function.Function<JsonNode, T> element) {
+        JsonNode value = line.get(field);
+        if (groupCount == 1) {
+            return PerGroup.single(elements(value, element));
+        }
+        List<List<T>> lists = new ArrayList<>(groupCount);
+        for (JsonNode list : value) {
+            lists.add(elements(list, element));
+        }
+        return PerGroup.of(lists);
+    }
+
+    private static <T> List<T> elements(JsonNode array, java.util.function.Function<JsonNode, T> element) {
+        List<T> values = new ArrayList<>(array.size());
+        for (JsonNode value : array) {
+            values.add(element.apply(value));
+        }
+        return values;
     }
 
     /** The array {@code field}, each element read by {@code element}. */

@@ -15,12 +15,13 @@ import java.util.Map;
  * {@code kind} and {@code blockSize}, {@code slidingWindow} exactly for a sliding group, and an optional
  * {@code eagle}. Anything else makes the config line malformed, naming the group and the field.
  */
-final class GroupsParser {
+public final class GroupsParser {
 
     private GroupsParser() {
     }
 
-    static List<KvCacheGroup> parse(JsonNode value) {
+    /** The groups of a config line, or of a log's {@code EngineConfigured} (contract 7.8 holds it to 7.1). */
+    public static List<KvCacheGroup> parse(JsonNode value) {
         if (!value.isArray() || value.isEmpty()) {
             throw new IllegalArgumentException("config field groups must be a non-empty array of group objects, was "
                     + JsonProblems.show(value));
