@@ -37,21 +37,7 @@ public final class FleetQueries {
 
     /** The engines whose CPU tier holds each key (loadable now), sorted. */
     public Map<String, List<String>> holders(List<String> keys) throws SQLException {
-        Map<String, List<String>> holders = new LinkedHashMap<>();
-        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
-                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ? ORDER BY engine_id")) {
-            for (String key : keys) {
-                q.setString(1, key);
-                List<String> engines = new ArrayList<>();
-                try (ResultSet r = q.executeQuery()) {
-                    while (r.next()) {
-                        engines.add(r.getString(1));
-                    }
-                }
-                holders.put(key, engines);
-            }
-        }
-        return holders;
+        return holders(keys, null);
     }
 
     /**
@@ -59,12 +45,19 @@ public final class FleetQueries {
      * for one group's prefix keys (a key of another group is held by none here).
      */
     public Map<String, List<String>> holders(int group, List<String> keys) throws SQLException {
+        return holders(keys, group);
+    }
+
+    private Map<String, List<String>> holders(List<String> keys, Integer group) throws SQLException {
         Map<String, List<String>> holders = new LinkedHashMap<>();
         try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
-                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ? AND group_idx = ? ORDER BY engine_id")) {
+                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ?"
+                        + (group == null ? "" : " AND group_idx = ?") + " ORDER BY engine_id")) {
             for (String key : keys) {
                 q.setString(1, key);
-                q.setInt(2, group);
+                if (group != null) {
+                    q.setInt(2, group);
+                }
                 List<String> engines = new ArrayList<>();
                 try (ResultSet r = q.executeQuery()) {
                     while (r.next()) {
