@@ -7,10 +7,16 @@ records the Python round trip (encode the commands, send, server step, answer, d
 groups a host acts on) and the server's own times from the answer (``timing``): parsing the request, the
 engine's step (what an in-process JVM host pays) and encoding the answer.
 
-    python3 clients/python/benchmarks/roundtrip.py --jar infrastructure/cli/target/kvledger.jar
+    python3 clients/python/benchmarks/roundtrip.py --jar infrastructure/cli/target/kvledger.jar \
+        [--commands compact] [--events grouped]
+
+``--compare`` runs two servers side by side, a step on one then a step on the other, so both see the same
+machine: "before" is the client as it was (command dicts, a cycle-checking encoder, every event answered),
+"after" is what a host on the critical path uses now (compact commands, ``events: grouped``).
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -20,19 +26,22 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from kvledger import Ledger, StepResult, commands as c, event_from_json  # noqa: E402
+from kvledger import Ledger, StepResult, commands, compact, event_from_json  # noqa: E402
 from kvledger.client import _decode, _encode  # noqa: E402
 
 BLOCK_SIZE = 16
 PROMPT = 64
 OUTPUT = 256
 
+_ENCODE_BEFORE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode   # the client's earlier encoder
+
 
 class DecodeWorkload:
     """The same workload as the Java benchmark's DecodeWorkload, command for command."""
 
-    def __init__(self, requests):
+    def __init__(self, requests, builders=commands):
         self.requests = requests
+        self.c = builders
         self.ids = [None] * requests
         self.known = [0] * requests
         self.blocks = [0] * requests
@@ -49,11 +58,11 @@ class DecodeWorkload:
         return step
 
     def next_step(self):
-        step = [c.complete(job) for job in self.to_complete]
+        step = [self.c.complete(job) for job in self.to_complete]
         self.to_complete = []
         for r in range(self.requests):
             if self.known[r] >= PROMPT + OUTPUT:
-                step.append(c.finish(self.ids[r], "LENGTH"))
+                step.append(self.c.finish(self.ids[r], "LENGTH"))
                 self.generation[r] += 1
                 self._start(r, step)
             else:
@@ -69,18 +78,18 @@ class DecodeWorkload:
         self.ids[r] = "req-%d-%d" % (r, g)
         self.known[r] = PROMPT
         self.blocks[r] = PROMPT // BLOCK_SIZE
-        step.append(c.register(self.ids[r], [(t * 31 + r + g * 7) % 50000 for t in range(PROMPT)]))
-        step.append(c.match_prefix(self.ids[r]))
-        step.append(c.allocate(self.ids[r], self._new_blocks(self.blocks[r])))
-        step.append(c.compute(self.ids[r], PROMPT))
+        step.append(self.c.register(self.ids[r], [(t * 31 + r + g * 7) % 50000 for t in range(PROMPT)]))
+        step.append(self.c.match_prefix(self.ids[r]))
+        step.append(self.c.allocate(self.ids[r], self._new_blocks(self.blocks[r])))
+        step.append(self.c.compute(self.ids[r], PROMPT))
 
     def _decode(self, r, step):
         if self.known[r] + 1 > self.blocks[r] * BLOCK_SIZE:
-            step.append(c.allocate(self.ids[r], self._new_blocks(1)))
+            step.append(self.c.allocate(self.ids[r], self._new_blocks(1)))
             self.blocks[r] += 1
-        step.append(c.append(self.ids[r], [self.known[r] % 50000]))
+        step.append(self.c.append(self.ids[r], [self.known[r] % 50000]))
         self.known[r] += 1
-        step.append(c.compute(self.ids[r], 1))
+        step.append(self.c.compute(self.ids[r], 1))
 
     def _new_blocks(self, count):
         first = self.next_block
@@ -98,6 +107,74 @@ def summary(name, micros):
         name, statistics.fmean(micros), percentile(micros, 50), percentile(micros, 99))
 
 
+class Measured:
+    """One server and its workload; ``step()`` runs and times one step."""
+
+    def __init__(self, args, java, tmp, name, builders, events, encode):
+        self.events, self.encode, self.name = events, encode, name
+        path = os.path.join(tmp, name + ".sock")
+        self.server = None
+        if args.transport == "socket":
+            self.server = subprocess.Popen(java + ["serve", "--socket", path], stdin=subprocess.DEVNULL,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.ledger = Ledger.connect(path, wait=120)
+        else:
+            self.ledger = Ledger.spawn(command=java + ["serve"])
+        self.workload = DecodeWorkload(args.requests, builders)
+        self.workload.observe(self.ledger.step(self.workload.warm_up()))
+        self.times = {k: [] for k in ("round", "encode", "wait", "decode", "step", "added", "full")}
+        self.commands = self.answered = 0
+
+    def step(self, measured, full_decode):
+        step = self.workload.next_step()
+        # Ledger.step, phase by phase: encode, send and wait for the answer line, decode.
+        start = time.perf_counter_ns()
+        data = self.encode({"step": step, "timing": True, "events": self.events}).encode("utf-8") + b"\n"
+        encoded = time.perf_counter_ns()
+        self.ledger._write(data)
+        line = self.ledger._reader.readline()
+        answered = time.perf_counter_ns()
+        result = StepResult(_decode(line))
+        # What a host reads every step: the jobs to submit, flushes, releases, rejections.
+        result.store_jobs, result.load_jobs, result.flushes, result.releases, result.rejections  # noqa: B018
+        end = time.perf_counter_ns()
+        self.workload.observe(result)
+        if measured:
+            t, times = result.timing, self.times
+            times["round"].append((end - start) / 1000.0)
+            times["encode"].append((encoded - start) / 1000.0)
+            times["wait"].append((answered - encoded) / 1000.0)
+            times["decode"].append((end - answered) / 1000.0)
+            times["step"].append(t["stepNanos"] / 1000.0)
+            times["added"].append((t["parseNanos"] + t["encodeNanos"]) / 1000.0)
+            self.commands += len(step)
+            self.answered += len(result.raw_events)
+            if full_decode:
+                d0 = time.perf_counter_ns()
+                [event_from_json(e) for e in result.raw_events]
+                times["full"].append((time.perf_counter_ns() - d0) / 1000.0)
+
+    def close(self):
+        self.ledger.close()
+        if self.server is not None:
+            self.server.terminate()
+            self.server.wait()
+
+    def report(self, args):
+        n, times = args.steps, self.times
+        print("%s: %d requests, %s transport, events %s, %d measured steps after %d warm-up steps: %.0f commands"
+              " a step, %.0f events answered" % (self.name, args.requests, args.transport, self.events, n, args.warmup,
+                                                 self.commands / n, self.answered / n))
+        print(summary("in-process step (engine, in the server)", times["step"]))
+        print(summary("server-added: parse request + encode answer", times["added"]))
+        print(summary("Python round trip (encode..decode)", times["round"]))
+        print(summary("  Python: encode the step", times["encode"]))
+        print(summary("  send, server, answer line back (wall)", times["wait"]))
+        print(summary("  Python: decode, read the host's groups", times["decode"]))
+        if times["full"]:
+            print(summary("(extra) every event into dataclasses", times["full"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jar", default=os.environ.get("KVLEDGER_JAR", "infrastructure/cli/target/kvledger.jar"))
@@ -107,70 +184,34 @@ def main():
     parser.add_argument("--transport", choices=("socket", "stdio"), default="socket")
     parser.add_argument("--events", choices=("all", "grouped"), default="all",
                         help="every event in the answer (the contract's log), or only the host's groups")
+    parser.add_argument("--commands", choices=("dicts", "compact"), default="dicts",
+                        help="commands as objects (kvledger.commands) or compact arrays (kvledger.compact)")
+    parser.add_argument("--compare", action="store_true", help="before and after, side by side (see above)")
     parser.add_argument("--java-opts", default="-Xms1g -Xmx2g -XX:+UseParallelGC")
     args = parser.parse_args()
 
     java = ["java"] + args.java_opts.split() + ["-jar", args.jar]
     with tempfile.TemporaryDirectory() as tmp:
-        server = None
-        if args.transport == "socket":
-            path = os.path.join(tmp, "kvledger.sock")
-            server = subprocess.Popen(java + ["serve", "--socket", path], stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            ledger = Ledger.connect(path, wait=120)
+        if args.compare:
+            runs = [Measured(args, java, tmp, "before", commands, "all", _ENCODE_BEFORE),
+                    Measured(args, java, tmp, "after", compact, "grouped", _encode)]
         else:
-            ledger = Ledger.spawn(command=java + ["serve"])
+            builders = compact if args.commands == "compact" else commands
+            runs = [Measured(args, java, tmp, "%s/%s" % (args.commands, args.events), builders, args.events, _encode)]
         try:
-            workload = DecodeWorkload(args.requests)
-            workload.observe(ledger.step(workload.warm_up()))
-            round_trips, steps, added, full_decode, encodes, decodes, waits = [], [], [], [], [], [], []
-            commands = events = 0
             for i in range(args.warmup + args.steps):
-                step = workload.next_step()
-                # Ledger.step, phase by phase: encode, send and wait for the answer line, decode.
-                start = time.perf_counter_ns()
-                data = _encode({"step": step, "timing": True, "events": args.events}).encode("utf-8") + b"\n"
-                encoded = time.perf_counter_ns()
-                ledger._write(data)
-                line = ledger._reader.readline()
-                answered = time.perf_counter_ns()
-                result = StepResult(_decode(line))
-                # What a host reads every step: the jobs to submit, flushes, releases, rejections.
-                result.store_jobs, result.load_jobs, result.flushes, result.releases, result.rejections  # noqa: B018
-                end = time.perf_counter_ns()
-                workload.observe(result)
-                if i >= args.warmup:
-                    t = result.timing
-                    round_trips.append((end - start) / 1000.0)
-                    encodes.append((encoded - start) / 1000.0)
-                    waits.append((answered - encoded) / 1000.0)
-                    decodes.append((end - answered) / 1000.0)
-                    steps.append(t["stepNanos"] / 1000.0)
-                    added.append((t["parseNanos"] + t["encodeNanos"]) / 1000.0)
-                    commands += len(step)
-                    events += len(result.raw_events)
-                    if i % 10 == 0:
-                        d0 = time.perf_counter_ns()
-                        [event_from_json(e) for e in result.raw_events]
-                        full_decode.append((time.perf_counter_ns() - d0) / 1000.0)
+                for run in runs:
+                    run.step(i >= args.warmup, i % 10 == 0)
         finally:
-            ledger.close()
-            if server is not None:
-                server.terminate()
-                server.wait()
-    n = args.steps
-    print("%d requests, %s transport, events %s, %d measured steps after %d warm-up steps: %.0f commands a step,"
-          " %.0f events answered" % (args.requests, args.transport, args.events, n, args.warmup, commands / n, events / n))
+            for run in runs:
+                run.close()
     print("load average %s" % " ".join("%.1f" % x for x in os.getloadavg()))
-    print(summary("in-process step (engine, in the server)", steps))
-    print(summary("server-added: parse request + encode answer", added))
-    print(summary("Python round trip (encode..decode)", round_trips))
-    print(summary("  Python: encode the step", encodes))
-    print(summary("  send, server, answer line back (wall)", waits))
-    print(summary("  Python: decode, read the host's groups", decodes))
-    print(summary("(extra) every event into dataclasses", full_decode))
-    print("server-added / in-process step: mean %.2f, p99 %.2f" % (
-        statistics.fmean(added) / statistics.fmean(steps), percentile(added, 99) / percentile(steps, 99)))
+    for run in runs:
+        run.report(args)
+    if args.compare:
+        before, after = (r.times["round"] for r in runs)
+        print("round trip after / before: p50 %.2f, p99 %.2f" % (
+            percentile(after, 50) / percentile(before, 50), percentile(after, 99) / percentile(before, 99)))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 [1, 2]
 """
 
-from . import commands
+from . import commands, compact
 from .client import Ledger, server_command, start_socket_server
 from .errors import (ConfigMismatchError, ConnectionClosedError, KvLedgerError, ProtocolError, ServerBusyError,
                      ServerStartError)

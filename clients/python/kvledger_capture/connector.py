@@ -8,210 +8,129 @@ Load it in place of vLLM's ``OffloadingConnector``; it wraps one and changes not
                            "kv_connector_extra_config": {"block_size": 64, "num_cpu_blocks": 1000,
                                                          "kvledger_capture_dir": "/tmp/capture"}}'
 
-In the scheduler role every call the scheduler makes is copied into a small record on the scheduler's
-thread (only new tokens and hashes, never a whole sequence) and put on a queue; a writer thread
-translates the records (:mod:`kvledger_capture.translate`) and appends to two files in the capture
-folder: ``commands.jsonl`` (a kvledger scenario: ``kvledger run`` replays it through kvledger's rules)
-and ``vllm-events.jsonl`` (vLLM's own decisions as an event log: ``kvledger audit`` judges it, and
-``kvledger diff`` shows the first step where the two disagree). In the worker role it only delegates.
+Every member of vLLM's ``KVConnectorBase_V1`` is defined here and hands the call to the wrapped connector
+(properties and class methods included: ``prefer_cross_layer_blocks``, ``requires_kv_delivery``, the stats
+and layout class methods answer as the offloading connector answers); only ``role`` is this wrapper's own
+(the role both were built with). There is no ``__getattr__``: with vLLM installed this class subclasses the
+base, so a member it did not define would be the base's default, not the offloading connector's.
 
-Written against vLLM's scheduler-side API of the offloading connector with scheduler-assigned job ids:
-``OffloadingConnectorMetadata(load_jobs, store_jobs, jobs_to_flush)`` of ``TransferJob(req_id, src_spec,
-dst_spec)`` and ``OffloadingWorkerMetadata.completed_jobs`` in ``KVConnectorOutput.kv_connector_worker_meta``
-(vllm-project/vllm, offloading/common.py @ 03f97cce04f108cebea5865e448186da3d3e36f9; facade
-offloading_connector.py and the scheduler tests read at 0072b0b7443b and 0105e232b7fa). One KV-cache
-group (full attention) is captured: the block ids of group 0.
+In the scheduler role each scheduler-side call is also copied into a small record
+(:mod:`kvledger_capture.records`) and handed to a writer thread (:mod:`kvledger_capture.writer`), which
+writes ``commands.jsonl`` (a kvledger scenario) and ``vllm-events.jsonl`` (vLLM's decisions as an event
+log) into the capture folder. A failure there stops the capture with one ERROR through vLLM's logger and
+never reaches the scheduler.
+
+Written against vLLM's ``KVConnectorBase_V1`` at vllm-project/vllm 003df2961dd8830c317a61f9745ccd557da9fa06
+and the offloading connector with scheduler-assigned job ids (``OffloadingConnectorMetadata(load_jobs,
+store_jobs, jobs_to_flush)``, ``OffloadingWorkerMetadata.completed_jobs``; offloading/common.py @ 03f97cce04f1).
+One KV cache group is captured: a ``kv_cache_config`` with more is refused at construction, and the class is
+not ``SupportsHMA`` (docs/vllm-capture.md says why).
 """
 
 import atexit
 import importlib
-import json
-import os
-import queue
-import threading
 
-from .translate import Translator
+from .records import Recorder
+from .writer import CaptureWriter, logger
 
-try:  # the real base class when vLLM is installed; tests run without it
+try:  # the real base class when vLLM is installed (the tests install a faithful stand-in)
     from vllm.distributed.kv_transfer.kv_connector.v1.base import KVConnectorBase_V1 as _Base
 except ImportError:  # pragma: no cover - depends on the environment
     _Base = object
-
-_STOP = object()
 
 
 def _role_name(role):
     return getattr(role, "name", str(role)).upper()
 
 
-def _ids(spec):
-    ids = getattr(spec, "block_ids", spec)
-    if hasattr(ids, "tolist"):
-        ids = ids.tolist()
-    return [int(b) for b in ids]
-
-
-def _group0(block_ids):
-    """Block ids of the first KV-cache group, from vLLM's tuple of per-group lists (or a flat list)."""
-    if block_ids is None:
-        return []
-    if hasattr(block_ids, "get_block_ids"):
-        block_ids = block_ids.get_block_ids()
-    if len(block_ids) and isinstance(block_ids[0], (list, tuple)):
-        return [int(b) for b in block_ids[0]]
-    return [int(b) for b in block_ids]
-
-
-def _hex(block_hash):
-    if isinstance(block_hash, (bytes, bytearray)):
-        return block_hash.hex()
-    return str(block_hash)
-
-
-def _status(request):
-    status = getattr(request, "status", None)
-    return getattr(status, "name", str(status) if status is not None else "")
-
-
-class CaptureWriter:
-    """The queue and the writer thread: records in, two JSON Lines files out."""
-
-    def __init__(self, folder, config):
-        os.makedirs(folder, exist_ok=True)
-        self.folder = folder
-        self.translator = Translator(config)
-        self._queue = queue.SimpleQueue()
-        self._commands = open(os.path.join(folder, "commands.jsonl"), "w", encoding="utf-8")
-        self._events = open(os.path.join(folder, "vllm-events.jsonl"), "w", encoding="utf-8")
-        self._commands.write(json.dumps({"config": self.translator.config}) + "\n")
-        self._written = [0, 0]
-        self.error = None
-        self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
-        self._thread.start()
-
-    def put(self, record):
-        self._queue.put(record)
-
-    def _run(self):
-        while True:
-            record = self._queue.get()
-            if record is _STOP:
-                break
-            try:
-                self.translator.feed(record)
-            except Exception as e:  # never let a capture problem reach the scheduler
-                self.error = self.error or e
-            if self._queue.empty():
-                self._drain()
-        self._drain()
-        self._commands.close()
-        self._events.close()
-
-    def _drain(self):
-        t = self.translator
-        for line in t.commands[self._written[0]:]:
-            self._commands.write(json.dumps(line) + "\n")
-        for line in t.events[self._written[1]:]:
-            self._events.write(json.dumps(line) + "\n")
-        self._written = [len(t.commands), len(t.events)]
-        self._commands.flush()
-        self._events.flush()
-
-    def close(self):
-        """Writes what is queued and closes the files. Idempotent."""
-        if self._thread.is_alive():
-            self._queue.put(_STOP)
-            self._thread.join()
+def _extra(vllm_config):
+    transfer = getattr(vllm_config, "kv_transfer_config", None)
+    return dict(getattr(transfer, "kv_connector_extra_config", None) or {})
 
 
 class KvLedgerCaptureConnector(_Base):
     """vLLM's OffloadingConnector, with every scheduler-side call recorded for kvledger."""
 
+    #: Base members this wrapper answers itself, and why (every other one reaches the wrapped connector).
+    OWN_MEMBERS = {"role": "the role this wrapper and the wrapped connector were both built with"}
+
+    _inner_class = None   # the wrapped class, for the class methods vLLM calls without a config
+
     def __init__(self, vllm_config, role, kv_cache_config=None):
+        _refuse_several_groups(kv_cache_config)
         if _Base is not object:
             super().__init__(vllm_config, role, kv_cache_config)
-        extra = dict(getattr(vllm_config.kv_transfer_config, "kv_connector_extra_config", None) or {})
-        self._inner = _inner_class(extra)(vllm_config, role, kv_cache_config)
+        extra = _extra(vllm_config)
+        inner_class = _inner_class(extra)
+        KvLedgerCaptureConnector._inner_class = inner_class
+        self._inner = inner_class(vllm_config, role, kv_cache_config)
         self._writer = None
         if _role_name(role) == "SCHEDULER":
             folder = extra.get("kvledger_capture_dir", "kvledger-capture")
             self._writer = CaptureWriter(folder, _engine_config(vllm_config, extra))
-            self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
-            self._sent_hashes = {}
-            self._live = {}          # request id -> vLLM's Request, for the tokens it appends
+            self._recorder = Recorder()
             atexit.register(self._writer.close)
 
-    # --- scheduler side: recorded ----------------------------------------------------------------
+    # --- answered as the wrapped connector answers ------------------------------------------------
 
-    def get_num_new_matched_tokens(self, request, num_computed_tokens):
-        result = self._inner.get_num_new_matched_tokens(request, num_computed_tokens)
-        if self._writer is not None:
-            self._live[request.request_id] = request
-            self._writer.put({"call": "get_num_new_matched_tokens", "request": self._snapshot(request),
-                              "num_computed_tokens": int(num_computed_tokens),
-                              "result": [None if result[0] is None else int(result[0]), bool(result[1])]})
-        return result
+    @property
+    def prefer_cross_layer_blocks(self):
+        return self._inner.prefer_cross_layer_blocks
 
-    def update_state_after_alloc(self, request, blocks, num_external_tokens):
-        result = self._inner.update_state_after_alloc(request, blocks, num_external_tokens)
-        if self._writer is not None:
-            self._live[request.request_id] = request
-            self._writer.put({"call": "update_state_after_alloc", "request": self._snapshot(request),
-                              "block_ids": _group0(blocks) if num_external_tokens else [],
-                              "num_external_tokens": int(num_external_tokens)})
-        return result
+    @property
+    def supports_eagle_prefix_cache_hashing(self):
+        return self._inner.supports_eagle_prefix_cache_hashing
 
-    def build_connector_meta(self, scheduler_output):
-        meta = self._inner.build_connector_meta(scheduler_output)
-        if self._writer is not None:
-            self._writer.put(self._meta_record(scheduler_output, meta))
-        return meta
+    @property
+    def requires_kv_delivery(self):
+        return self._inner.requires_kv_delivery
 
-    def update_connector_output(self, connector_output):
-        self._inner.update_connector_output(connector_output)
-        if self._writer is not None:
-            worker_meta = getattr(connector_output, "kv_connector_worker_meta", None)
-            completed = dict(getattr(worker_meta, "completed_jobs", None) or {})
-            self._writer.put({"call": "update_connector_output",
-                              "completed_jobs": {int(k): int(v) for k, v in completed.items()},
-                              "finished_sending": sorted(getattr(connector_output, "finished_sending", None) or ()),
-                              "finished_recving": sorted(getattr(connector_output, "finished_recving", None) or ())})
+    def set_eagle_prefix_cache_hashing(self, enabled):
+        self.use_eagle_prefix_cache_hashing = enabled
+        return self._inner.set_eagle_prefix_cache_hashing(enabled)
 
-    def request_finished(self, request, block_ids):
-        result = self._inner.request_finished(request, block_ids)
-        self._record_finish(request, result)
-        return result
+    @classmethod
+    def get_required_kvcache_layout(cls, vllm_config):
+        return _inner_class(_extra(vllm_config)).get_required_kvcache_layout(vllm_config)
 
-    def request_finished_all_groups(self, request, block_ids):
-        result = self._inner.request_finished_all_groups(request, block_ids)
-        self._record_finish(request, result)
-        return result
+    @classmethod
+    def requires_piecewise_for_cudagraph(cls, extra_config):
+        return _inner_class(dict(extra_config or {})).requires_piecewise_for_cudagraph(extra_config)
 
-    def reset_cache(self, *args, **kwargs):
-        result = self._inner.reset_cache(*args, **kwargs)
-        if self._writer is not None:
-            self._writer.put({"call": "reset_cache"})
-        return result
+    @classmethod
+    def build_kv_connector_stats(cls, data=None):
+        return (cls._inner_class or _inner_class({})).build_kv_connector_stats(data)
 
-    def take_events(self):
-        events = list(self._inner.take_events() or ())
-        if self._writer is not None:
-            removed = [_hex(h) for e in events if type(e).__name__ == "BlockRemoved"
-                       and str(getattr(e, "medium", "")).upper() == "CPU" for h in getattr(e, "block_hashes", ())]
-            if removed:
-                self._writer.put({"call": "take_events", "removed": removed})
-        return events
+    @classmethod
+    def build_prom_metrics(cls, vllm_config, metric_types, labelnames, per_engine_labelvalues):
+        return _inner_class(_extra(vllm_config)).build_prom_metrics(
+            vllm_config, metric_types, labelnames, per_engine_labelvalues)
 
-    def shutdown(self):
-        try:
-            inner_shutdown = getattr(self._inner, "shutdown", None)
-            if inner_shutdown is not None:
-                inner_shutdown()
-        finally:
-            if self._writer is not None:
-                self._writer.close()
+    # --- worker side: delegated --------------------------------------------------------------------
 
-    # --- worker side and everything else: delegated ------------------------------------------------
+    def bind_connector_metadata(self, connector_metadata):
+        return self._inner.bind_connector_metadata(connector_metadata)
+
+    def clear_connector_metadata(self):
+        return self._inner.clear_connector_metadata()
+
+    def _get_connector_metadata(self):
+        return self._inner._get_connector_metadata()
+
+    def has_connector_metadata(self):
+        return self._inner.has_connector_metadata()
+
+    def register_kv_caches(self, kv_caches):
+        return self._inner.register_kv_caches(kv_caches)
+
+    def register_cross_layers_kv_cache(self, kv_cache, attn_backend):
+        return self._inner.register_cross_layers_kv_cache(kv_cache, attn_backend)
+
+    def set_host_xfer_buffer_ops(self, copy_operation):
+        return self._inner.set_host_xfer_buffer_ops(copy_operation)
+
+    def handle_preemptions(self, kv_connector_metadata):
+        return self._inner.handle_preemptions(kv_connector_metadata)
 
     def start_load_kv(self, forward_context, **kwargs):
         return self._inner.start_load_kv(forward_context, **kwargs)
@@ -225,71 +144,123 @@ class KvLedgerCaptureConnector(_Base):
     def wait_for_save(self):
         return self._inner.wait_for_save()
 
-    def __getattr__(self, name):
-        # Only reached for attributes this class lacks: register_kv_caches, get_finished, bind_connector_metadata, ...
-        if name == "_inner":
-            raise AttributeError(name)
-        return getattr(self._inner, name)
+    def get_finished(self, finished_req_ids):
+        return self._inner.get_finished(finished_req_ids)
 
-    # --- records -----------------------------------------------------------------------------------
+    def get_block_ids_with_load_errors(self):
+        return self._inner.get_block_ids_with_load_errors()
 
-    def _snapshot(self, request):
-        """The request as the translator needs it, copying only what is new since the last record."""
-        rid = request.request_id
-        snap = {"request_id": rid, "status": _status(request),
-                "num_computed_tokens": int(getattr(request, "num_computed_tokens", 0) or 0)}
-        sent = self._sent_tokens.get(rid)
-        if sent is None:
-            prompt = [int(t) for t in request.prompt_token_ids]
-            snap["prompt_token_ids"] = prompt
-            sent = len(prompt)
-        total = int(getattr(request, "num_tokens", sent))
-        if total > sent:
-            snap["new_tokens"] = [int(t) for t in request.all_token_ids[sent:total]]
-            sent = total
-        self._sent_tokens[rid] = sent
-        hashes = getattr(request, "block_hashes", None) or ()
-        done = self._sent_hashes.get(rid, 0)
-        if len(hashes) > done:
-            snap["new_hashes"] = [_hex(h) for h in hashes[done:]]
-            self._sent_hashes[rid] = len(hashes)
-        return snap
+    def get_kv_connector_stats(self):
+        return self._inner.get_kv_connector_stats()
 
-    def _meta_record(self, output, meta):
-        scheduled = []
-        for new in getattr(output, "scheduled_new_reqs", None) or ():
-            request = self._live.get(new.req_id)
-            snap = self._snapshot(request) if request is not None else {"request_id": new.req_id,
-                                                                          "prompt_token_ids": list(new.prompt_token_ids or [])}
-            scheduled.append({"request": snap, "new": True, "block_ids": _group0(new.block_ids)})
-        cached = getattr(output, "scheduled_cached_reqs", None)
-        if cached is not None:
-            resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
-            resumed_flags = list(getattr(cached, "resumed_from_preemption", None) or ())
-            new_blocks = list(getattr(cached, "new_block_ids", None) or ())
-            for i, rid in enumerate(cached.req_ids):
-                request = self._live.get(rid)
-                snap = self._snapshot(request) if request is not None else {"request_id": rid}
-                resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
-                blocks = _group0(new_blocks[i]) if i < len(new_blocks) else []
-                scheduled.append({"request": snap, "resumed": resumed, "block_ids": blocks})
-        record = {"call": "build_connector_meta", "scheduled": scheduled,
-                  "num_scheduled_tokens": {k: int(v) for k, v in (output.num_scheduled_tokens or {}).items()},
-                  "preempted_req_ids": sorted(getattr(output, "preempted_req_ids", None) or ()),
-                  "finished_req_ids": sorted(getattr(output, "finished_req_ids", None) or ()),
-                  "load_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": _ids(t.dst_spec)}
-                                for j, t in sorted((getattr(meta, "load_jobs", None) or {}).items())],
-                  "store_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": _ids(t.src_spec)}
-                                 for j, t in sorted((getattr(meta, "store_jobs", None) or {}).items())],
-                  "jobs_to_flush": sorted(int(j) for j in (getattr(meta, "jobs_to_flush", None) or ()))}
-        for rid in record["finished_req_ids"]:
-            self._live.pop(rid, None)
-        return record
+    def get_kv_connector_kv_cache_events(self):
+        return self._inner.get_kv_connector_kv_cache_events()
 
-    def _record_finish(self, request, result):
-        if self._writer is not None:
-            self._writer.put({"call": "request_finished", "request": self._snapshot(request),
-                              "result": [bool(result[0]) if result else False, None]})
+    def get_handshake_metadata(self):
+        return self._inner.get_handshake_metadata()
+
+    def build_connector_worker_meta(self):
+        return self._inner.build_connector_worker_meta()
+
+    def get_finished_count(self):
+        return self._inner.get_finished_count()
+
+    def set_xfer_handshake_metadata(self, metadata):
+        return self._inner.set_xfer_handshake_metadata(metadata)
+
+    def set_xfer_handshake_metadata_pp_aware(self, metadata):
+        return self._inner.set_xfer_handshake_metadata_pp_aware(metadata)
+
+    def shutdown(self):
+        try:
+            return self._inner.shutdown()
+        finally:
+            if self._writer is not None:
+                self._writer.close()
+
+    # --- scheduler side: delegated, and recorded -------------------------------------------------------
+
+    def bind_gpu_block_pool(self, gpu_block_pool):
+        return self._inner.bind_gpu_block_pool(gpu_block_pool)
+
+    def on_new_request(self, request):
+        return self._inner.on_new_request(request)
+
+    def has_pending_push_work(self):
+        return self._inner.has_pending_push_work()
+
+    def get_num_new_matched_tokens(self, request, num_computed_tokens):
+        result = self._inner.get_num_new_matched_tokens(request, num_computed_tokens)
+        self._record(lambda r: r.matched(request, num_computed_tokens, result), "get_num_new_matched_tokens")
+        return result
+
+    def update_state_after_alloc(self, request, blocks, num_external_tokens):
+        result = self._inner.update_state_after_alloc(request, blocks, num_external_tokens)
+        self._record(lambda r: r.allocated(request, blocks, num_external_tokens), "update_state_after_alloc")
+        return result
+
+    def build_connector_meta(self, scheduler_output):
+        meta = self._inner.build_connector_meta(scheduler_output)
+        self._record(lambda r: r.meta(scheduler_output, meta), "build_connector_meta")
+        return meta
+
+    def update_connector_output(self, connector_output):
+        result = self._inner.update_connector_output(connector_output)
+        self._record(lambda r: r.output(connector_output), "update_connector_output")
+        return result
+
+    def request_finished(self, request, block_ids):
+        result = self._inner.request_finished(request, block_ids)
+        self._record(lambda r: r.finished(request, result), "request_finished")
+        return result
+
+    def request_finished_all_groups(self, request, block_ids):
+        result = self._inner.request_finished_all_groups(request, block_ids)
+        self._record(lambda r: r.finished(request, result), "request_finished_all_groups")
+        return result
+
+    def reset_cache(self):
+        result = self._inner.reset_cache()
+        self._record(lambda r: {"call": "reset_cache"}, "reset_cache")
+        return result
+
+    def take_events(self):
+        events = self._inner.take_events()
+        if self._writer is None or self._writer.error is not None:
+            return events
+        events = list(events or ())
+        self._record(lambda r: Recorder.evicted(events), "take_events")
+        return events
+
+    def _record(self, make, call):
+        """Copies a call into a record for the writer; a failure stops the capture, never the scheduler."""
+        writer = self._writer
+        if writer is None or writer.error is not None:
+            return
+        try:
+            record = make(self._recorder)
+        except Exception as e:
+            writer.fail("cannot copy %s: %s: %s" % (call, type(e).__name__, e))
+            return
+        if record is not None:
+            writer.put(record)
+
+
+def _refuse_several_groups(kv_cache_config):
+    """The log has one group until kvledger's groups reach the capture: a hybrid model is refused, by name."""
+    groups = list(getattr(kv_cache_config, "kv_cache_groups", None) or ())
+    if len(groups) <= 1:
+        return
+    described = []
+    for index, group in enumerate(groups):
+        spec = getattr(group, "kv_cache_spec", None)
+        layers = list(getattr(group, "layer_names", None) or ())
+        shown = ", ".join(layers[:2]) + (", ..." if len(layers) > 2 else "")
+        described.append("group %d: %s, %d layers (%s)" % (index, type(spec).__name__, len(layers), shown))
+    message = ("kvledger capture records one KV cache group; this model has %d: %s. Capture a model with one "
+               "group (docs/vllm-capture.md)" % (len(groups), "; ".join(described)))
+    logger.error(message)
+    raise ValueError(message)
 
 
 def _inner_class(extra):

@@ -27,7 +27,11 @@ class _Request:
 
 
 class Translator:
-    """Feed call records with :meth:`feed`; read ``commands`` and ``events`` (lists of dicts) as they grow."""
+    """Feed call records with :meth:`feed`; read ``commands`` and ``events`` (lists of dicts) as they grow.
+
+    ``events[:ready]`` is final; later events may still get a load job inserted before them (vLLM makes a
+    load at the allocation, as kvledger does, but names it in the step's metadata, built after).
+    """
 
     def __init__(self, config):
         self.config = dict(config)
@@ -42,6 +46,9 @@ class Translator:
         self._next_job = 0
         self._keys_of = {}
         self._seq = 0
+        self._stale_below = 0
+        self._awaiting_load = {}  # request id -> index in events just after its loading allocation
+        self._awaiting_finish = {}  # request id -> index in events just after its RequestFinished/Aborted
         self._event("EngineConfigured", **_full_config(self.config))
 
     # --- the calls -------------------------------------------------------------------------------
@@ -75,8 +82,37 @@ class Translator:
             # The request now waits for its load and is not in this step's scheduler output: its blocks are
             # reported here, with the load's tokens.
             self._allocate(rid, req, _tail(list(r["block_ids"]), req.table), external)
+            self._awaiting_load[rid] = len(self.events)
+
+    @property
+    def ready(self):
+        return min(list(self._awaiting_load.values()) + list(self._awaiting_finish.values()), default=len(self.events))
+
+    def release(self):
+        """At the end: no load job will come for an allocation still waiting for one."""
+        self._awaiting_load.clear()
+        self._awaiting_finish.clear()
 
     def _on_build_connector_meta(self, r):
+        loads = []
+        for job in r.get("load_jobs", ()):
+            at = self._awaiting_load.pop(job["req_id"], None)
+            if at is None:
+                loads.append(job)
+            else:
+                self._insert(job, at, "LoadJobScheduled")
+        # vLLM builds a finished request's last store here, one step after the finish, from the blocks it freed
+        # (its fence guards them): the store kvledger makes at the finish, so it is written there.
+        finished, self._awaiting_finish = self._awaiting_finish, {}
+        store_jobs = []
+        for job in r.get("store_jobs", ()):
+            if job["req_id"] in finished:
+                self._insert(job, finished[job["req_id"]], "StoreJobScheduled")
+                for rid, index in finished.items():
+                    if index >= finished[job["req_id"]] and rid != job["req_id"]:
+                        finished[rid] = index + 1
+            else:
+                store_jobs.append(job)
         self.step += 1
         for rid in r.get("preempted_req_ids", ()):
             req = self._requests.get(rid)
@@ -95,7 +131,7 @@ class Translator:
         # vLLM decides a step's stores together, after all of the step's scheduling; each is written right
         # after the last fact of its request in the step, where the contract's rules would make it.
         stores = {}
-        for job in r.get("store_jobs", ()):
+        for job in store_jobs:
             stores.setdefault(job["req_id"], []).append(job)
         for sched in r.get("scheduled", ()):
             rid = sched["request"]["request_id"]
@@ -119,16 +155,20 @@ class Translator:
                               if j in self._jobs and self._jobs[j][1] not in r.get("preempted_req_ids", ()))
         if flush_others:
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
-        for job in r.get("load_jobs", ()):
+        for job in loads:
             self._schedule(job, "LoadJobScheduled")
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
             for job in jobs:
                 self._schedule(job, "StoreJobScheduled")
 
     def _on_update_connector_output(self, r):
+        invalid = set(r.get("invalid_block_ids", ()))
         for job_id, count in sorted(r.get("completed_jobs", {}).items()):
+            job = self._jobs.get(int(job_id))
+            # A load into blocks the worker reported in get_block_ids_with_load_errors failed.
+            failed = job is not None and job[0] == "LoadJobScheduled" and bool(invalid.intersection(job[2]))
             for _ in range(count):
-                self._complete(int(job_id))
+                self._complete(int(job_id), not failed)
         for rid in r.get("finished_sending", ()):
             req = self._requests.get(rid)
             if req is not None and req.finished and req.held:
@@ -150,6 +190,7 @@ class Translator:
             self._command("FinishRequest", requestId=rid, reason=reason)
             self._event("RequestFinished", requestId=rid, reason=reason)
         req.finished = True
+        self._awaiting_finish[rid] = len(self.events)
         delay_free = bool(r.get("result", (False, None))[0])
         if req.held and not delay_free:
             self._event("BlocksReleased", requestId=rid, blockIds=list(req.table))
@@ -164,6 +205,7 @@ class Translator:
         self._command("ResetCache")
         in_flight = sorted(self._jobs)
         self._event("CacheReset", staleBelowJobId=self._next_job)
+        self._stale_below = self._next_job
         if in_flight:
             self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
@@ -224,16 +266,20 @@ class Translator:
         self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=chunks, keys=keys, blockIds=blocks)
         self._keys_of[job_id] = keys
 
-    def _complete(self, job_id):
-        self._command("CompleteTransfer", jobId=job_id, success=True)
+    def _complete(self, job_id, success=True):
+        self._command("CompleteTransfer", jobId=job_id, success=success)
         job = self._jobs.get(job_id)
         if job is None:
+            if job_id < self._stale_below:  # vLLM ignores it, as kvledger refuses it
+                self._event("CommandRejected", line=len(self.commands) + 1, cmd="CompleteTransfer", code="STALE_JOB",
+                            message="job %d was dropped by a reset (stale below %d)" % (job_id, self._stale_below),
+                            jobId=job_id)
             return  # a completion vLLM ignores (below its stale threshold, or unknown)
         kind, rid, blocks, done = job
         done += 1
         if done < self.workers:
             self._jobs[job_id] = (kind, rid, blocks, done)
-            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=True)
+            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
         req = self._requests.get(rid)
@@ -245,7 +291,24 @@ class Translator:
             if keys:
                 self._event("ChunksStored", keys=keys)
         else:
-            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=True)
+            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
+
+    def _insert(self, job, at, event_type):
+        """A job at ``at`` (after the fact that made it); the events after it move one seq on."""
+        tail = self.events[at:]
+        del self.events[at:]
+        self._seq = self.events[-1]["seq"] if self.events else 0
+        step, self.step = self.step, (self.events[-1]["step"] if self.events else self.step)
+        self._schedule(job, event_type)
+        self.step = step
+        for event in tail:
+            self._seq += 1
+            event["seq"] = self._seq
+            self.events.append(event)
+        for awaiting in (self._awaiting_load, self._awaiting_finish):
+            for rid, index in awaiting.items():
+                if index > at:
+                    awaiting[rid] = index + 1
 
     def _job_blocks(self, job_ids):
         out = []

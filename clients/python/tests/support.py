@@ -1,7 +1,11 @@
 """How the tests reach a real ``kvledger serve`` and ``kvledger run``.
 
 ``KVLEDGER_JAR`` names the command-line jar (``java -jar JAR serve ...``); ``KVLEDGER_CLASSPATH``
-instead names a classpath holding the command line (``io.kvledger.infrastructure.cli.KvLedgerCli``). ``KVLEDGER_JAVA_OPTS`` is passed to every JVM started.
+instead names a classpath holding the command line (``io.kvledger.infrastructure.cli.KvLedgerCli``). With
+neither, the tests use the repository's own jar, which the ``kvledger`` launcher at the root builds first
+when it is missing or older than a source (as the client falls back to the launcher), so
+``python3 -m unittest discover -s tests -t .`` in ``clients/python`` needs nothing set.
+``KVLEDGER_JAVA_OPTS`` is passed to every JVM started.
 ``KVLEDGER_RUN_LOGS`` may name a folder holding ``NAME.jsonl``, the log ``kvledger run`` writes for
 each example, so the suite need not start a JVM per example for it.
 """
@@ -29,10 +33,23 @@ def kvledger_command():
     classpath = os.environ.get("KVLEDGER_CLASSPATH")
     if classpath:
         return _java() + ["-cp", classpath, "io.kvledger.infrastructure.cli.KvLedgerCli"]
-    jar = os.environ.get("KVLEDGER_JAR")
-    if not jar:
-        raise AssertionError("set KVLEDGER_JAR (the command-line jar) or KVLEDGER_CLASSPATH")
-    return _java() + ["-jar", jar]
+    return _java() + ["-jar", os.environ.get("KVLEDGER_JAR") or built_jar()]
+
+
+_BUILT = []
+
+
+def built_jar():
+    """The repository's command-line jar, built by the launcher if it is missing or stale (once per run)."""
+    if not _BUILT:
+        launcher = REPO / "kvledger"
+        done = subprocess.run(["bash", str(launcher), "--version"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=1200)
+        if done.returncode != 0:
+            raise AssertionError("%s --version (which builds the jar) exited %d: %s" % (
+                launcher, done.returncode, done.stderr.decode("utf-8", "replace")))
+        _BUILT.append(str(REPO / "infrastructure" / "cli" / "target" / "kvledger.jar"))
+    return _BUILT[0]
 
 
 def cli(*args, check=True):

@@ -19,12 +19,15 @@ class CapturedSequencesTest(unittest.TestCase):
 
     def test_every_recorded_sequence_replays_audits_and_diffs_as_expected(self):
         sequences = sorted(CALLS.glob("*.jsonl"))
-        self.assertGreaterEqual(len(sequences), 5)
+        self.assertGreaterEqual(len(sequences), 8)
         for calls in sequences:
             with self.subTest(sequence=calls.name), tempfile.TemporaryDirectory() as tmp:
                 expect = json.loads(calls.with_suffix(".expect.json").read_text())
                 capture = Path(tmp) / "capture"
-                replay(calls, capture)
+                _, worker = replay(calls, capture)
+                if "worker_flushed" in expect:
+                    self.assertEqual(expect["worker_flushed"], worker._inner.flushed,
+                                     "jobs_to_flush reached the worker's offloading connector (handle_preemptions)")
                 commands, vllm_log = capture / "commands.jsonl", capture / "vllm-events.jsonl"
                 run_log = Path(tmp) / "run.jsonl"
                 support.cli("run", commands, "-o", run_log)
@@ -53,7 +56,7 @@ class ConnectorTest(unittest.TestCase):
 
     def test_the_connector_returns_what_vllm_decided_and_writes_off_the_scheduler_thread(self):
         with tempfile.TemporaryDirectory() as tmp:
-            connector = replay(CALLS / "prefix_hit_load_two_workers.jsonl", Path(tmp) / "c")
+            connector, worker = replay(CALLS / "prefix_hit_load_two_workers.jsonl", Path(tmp) / "c")
             writer = connector._writer
             self.assertNotEqual(threading.current_thread(), writer._thread)
             self.assertFalse(writer._thread.is_alive(), "shutdown drained the queue and stopped the writer")
@@ -62,6 +65,7 @@ class ConnectorTest(unittest.TestCase):
                               "releasePolicy": "FENCE"}, scenario[0]["config"])
             inner = connector._inner
             self.assertIn("build_connector_meta", inner.calls)
+            self.assertEqual(5, len(worker._inner.seen_metadata), "each step's metadata reached the worker's connector")
 
     def test_a_delayed_free_releases_at_finished_sending(self):
         t = Translator({"gpuBlockSize": 4})

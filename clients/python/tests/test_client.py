@@ -49,6 +49,24 @@ class SocketClientTest(unittest.TestCase):
         cls.server.stderr_file.close()
         cls.tmp.cleanup()
 
+    def test_compact_commands_run_as_their_dicts_do(self):
+        def step(builders, rid, first):
+            return [builders.register(rid, range(first, first + 8)), builders.match_prefix(rid), builders.allocate(rid, [first, first + 1]),
+                    builders.compute(rid, 8), builders.append(rid, [9]), builders.reject(rid, 1),
+                    builders.complete(10 ** 6), builders.preempt(rid), builders.finish(rid, "LENGTH"),
+                    builders.abort(rid)]
+        names = [name for name in dir(c) if not name.startswith("_") and callable(getattr(c, name))]
+        self.assertEqual(names, [name for name in dir(kvledger.compact) if not name.startswith("_")
+                                 and callable(getattr(kvledger.compact, name))], "the same builders")
+        with Ledger.connect(self.socket) as ledger:
+            as_dicts = ledger.step(step(c, "k1", 1000), events="grouped")
+            as_arrays = ledger.step(step(kvledger.compact, "k2", 2000), events="grouped")
+        def shape(result):
+            return [(e.type, getattr(e, "code", None)) for e in result.events]
+        self.assertEqual(shape(as_dicts), shape(as_arrays))
+        self.assertEqual([[1000, 1001], [2000, 2001]], [as_dicts.store_jobs[0].block_ids, as_arrays.store_jobs[0].block_ids])
+        self.assertEqual(["INVALID_ARGUMENT", "UNKNOWN_JOB", "REQUEST_TERMINATED"], [e.code for e in as_arrays.rejections])
+
     def test_a_step_returns_typed_events_and_the_groups_a_host_acts_on(self):
         with Ledger.connect(self.socket) as ledger:
             self.assertEqual(4, ledger.hello.config.gpu_block_size)

@@ -117,7 +117,7 @@ final class GroupedFold {
         GroupedOffer offer = GroupedOffer.of(state.config(), state.tier(), request);
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
-            int end = Math.max(request.cursor(g), offer.ends().get(g));
+            int end = offer == GroupedOffer.NOTHING ? request.cursor(g) : Math.max(request.cursor(g), offer.ends().get(g));
             if (g < e.chunkIndices().groupCount() && !e.chunkIndices().group(g).isEmpty()) {
                 List<Integer> stored = e.chunkIndices().group(g);
                 end = Math.max(end, stored.get(stored.size() - 1) + 1);
@@ -191,6 +191,9 @@ final class GroupedFold {
     }
 
     private static RequestState advance(RequestState request, GroupedOffer offer) {
+        if (offer == GroupedOffer.NOTHING) {
+            return request;
+        }
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
             next = next.withCursor(g, Math.max(request.cursor(g), offer.ends().get(g)));

@@ -23,10 +23,25 @@ import java.util.List;
 public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGroup<String> keys,
                            PerGroup<Integer> lacking, PerGroup<String> lackingKeys) {
 
+    /** No group has a chunk past its cursor: nothing to offer and no cursor moves (most steps of a decode). */
+    public static final GroupedOffer NOTHING = new GroupedOffer(List.of(), PerGroup.emptySingle(), PerGroup.emptySingle(),
+            PerGroup.emptySingle(), PerGroup.emptySingle());
+
     public static GroupedOffer of(EngineConfig config, CpuTier tier, RequestState request) {
+        return derive(config, tier, request);
+    }
+
+    private static GroupedOffer derive(EngineConfig config, CpuTier tier, RequestState request) {
         int groups = config.groupCount();
         int bound = StoreBound.tokenBound(config, request);
         boolean decoding = bound > request.promptLength();
+        boolean any = false;
+        for (int g = 0; g < groups && !any; g++) {
+            any = storableChunks(config, request, g, bound, decoding) > request.cursor(g);
+        }
+        if (!any) {
+            return NOTHING;
+        }
         int f = config.blocksPerChunk();
         List<Integer> ends = new ArrayList<>(groups);
         List<List<Integer>> chunks = new ArrayList<>(groups);

@@ -15,7 +15,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = "The lifecycle of LLM inference requests and their KV-cache blocks, as an event log.",
         subcommands = {RunCommand.class, ReplayCommand.class, AuditCommand.class, ExplainCommand.class,
                 SimulateCommand.class, ShrinkCommand.class, TraceCommand.class, ExportCommand.class, FleetCommand.class,
-                ServeCommand.class, DiffCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+                ServeCommand.class, DiffCommand.class, BenchCommand.class, HelpCommand.class})
 public final class KvLedgerCli implements Runnable {
 
     @Spec

@@ -6,11 +6,13 @@ import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.host.ScenarioRunner;
+import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
+import io.kvledger.infrastructure.serve.KvEventsOptions;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
@@ -24,7 +26,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import picocli.CommandLine.Command;
-import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -90,7 +91,7 @@ final class RunCommand implements Callable<Integer> {
         ScenarioRunner runner = new ScenarioRunner(this::ledger, hooks);
         try (in; ZmqKvEventPublisher kv = kvEvents.open(); Output out = Output.to(output); Writer writer = out.writer()) {
             publisher = kv;
-            kvEvents.awaitSubscriber(kv);
+            kvEvents.awaitSubscriber(kv, Cli.stderr());
             try {
                 runner.run(in, new EventLogWriter(writer));
             } catch (MalformedLineException e) {
@@ -105,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
             kvEvents.linger(kv);
             return 0;
         } catch (IllegalStateException e) {
-            if (publisher == null && kvEvents.endpoint != null) {
+            if (publisher == null && kvEvents.requested()) {
                 return Cli.fail("--kv-events: " + e.getMessage());
             }
             throw e;

@@ -3,6 +3,10 @@ package io.kvledger.infrastructure.json;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -11,6 +15,7 @@ import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.group.PerGroup;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,6 +31,7 @@ public final class GroupFieldsJson {
     public static Module module() {
         SimpleModule module = new SimpleModule("kvledger-groups");
         module.addSerializer(PerGroup.class, new PerGroupSerializer());
+        module.addDeserializer(PerGroup.class, new PerGroupDeserializer());
         module.setMixInAnnotation(EngineConfigured.class, EngineConfiguredFields.class);
         module.setMixInAnnotation(KvCacheGroup.class, GroupFields.class);
         return module;
@@ -58,6 +64,34 @@ public final class GroupFieldsJson {
                 }
             }
             out.writeEndArray();
+        }
+    }
+
+    /** Reads what {@link PerGroupSerializer} writes: an array of arrays is one list per group, else one group's. */
+    @SuppressWarnings("rawtypes")
+    private static final class PerGroupDeserializer extends JsonDeserializer<PerGroup> {
+        @Override
+        public PerGroup deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            JsonNode node = in.readValueAsTree();
+            if (node == null || !node.isArray()) {
+                return (PerGroup) context.handleUnexpectedToken(PerGroup.class, in);
+            }
+            if (node.size() > 0 && node.get(0).isArray()) {
+                List<List<Object>> lists = new ArrayList<>(node.size());
+                for (JsonNode list : node) {
+                    lists.add(entries(list));
+                }
+                return PerGroup.of(lists);
+            }
+            return PerGroup.single(entries(node));
+        }
+
+        private static List<Object> entries(JsonNode list) {
+            List<Object> entries = new ArrayList<>(list.size());
+            for (JsonNode entry : list) {
+                entries.add(entry.isNull() ? null : entry.isTextual() ? entry.textValue() : (Object) entry.intValue());
+            }
+            return entries;
         }
     }
 

@@ -236,7 +236,7 @@ public final class ZmqKvEventPublisher implements StepListener, AutoCloseable {
         }
     }
 
-    /** A request is {@code [identity, empty, start seq]}, as a REQ or DEALER client sends it; anything else is skipped. */
+    /** A request is {@code [identity, empty, start seq]}, as a DEALER client sends it (a REQ takes only one reply); anything else is skipped. */
     private void replay(ZMQ.Socket replay, ArrayDeque<Sent> buffer) {
         for (byte[] identity = replay.recv(ZMQ.DONTWAIT); identity != null; identity = replay.recv(ZMQ.DONTWAIT)) {
             java.util.List<byte[]> frames = new java.util.ArrayList<>();

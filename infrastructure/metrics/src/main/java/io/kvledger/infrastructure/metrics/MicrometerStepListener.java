@@ -47,16 +47,19 @@ public final class MicrometerStepListener implements StepListener {
                 .tag("engine", engine).publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(1_000)).maximumExpectedValue(Duration.ofSeconds(1))
                 .register(registry);
-        this.commands = Counter.builder("kvledger.commands").tag("engine", engine).register(registry);
+        this.commands = Counter.builder("kvledger.commands").description("commands the engine decided")
+                .tag("engine", engine).register(registry);
         for (RejectionCode code : RejectionCode.values()) {
-            rejectionsByCode.put(code, Counter.builder("kvledger.rejections").tag("engine", engine)
+            rejectionsByCode.put(code, Counter.builder("kvledger.rejections")
+                    .description("commands the engine refused (CommandRejected), by code").tag("engine", engine)
                     .tag("code", code.name()).register(registry));
         }
-        gauge("kvledger.requests.live", state -> state.requests().size());
-        gauge("kvledger.jobs.in_flight", state -> state.jobs().size());
-        gauge("kvledger.fences", state -> state.fences().size());
-        gauge("kvledger.tier.chunks", state -> state.tier().size());
-        gauge("kvledger.tier.capacity", state -> state.tier().capacity());
+        gauge("kvledger.requests.live", "requests the engine holds, after its last step", state -> state.requests().size());
+        gauge("kvledger.jobs.in_flight", "store and load jobs scheduled and not completed", state -> state.jobs().size());
+        gauge("kvledger.fences", "fences: blocks a pending store still reads, flushed before reuse",
+                state -> state.fences().size());
+        gauge("kvledger.tier.chunks", "chunks the CPU tier holds", state -> state.tier().size());
+        gauge("kvledger.tier.capacity", "chunks the CPU tier can hold", state -> state.tier().capacity());
         this.groupMeters = new GroupMeters(registry, engine);
     }
 
@@ -66,7 +69,7 @@ public final class MicrometerStepListener implements StepListener {
         commands.increment(commandCount);
         for (EngineEvent event : result.events()) {
             eventsByType.computeIfAbsent(event.getClass(), type -> Counter.builder("kvledger.events")
-                    .tag("engine", engine).tag("type", EventTypes.nameOf(event)).register(registry)).increment();
+                    .description("events the engine recorded, by type").tag("engine", engine).tag("type", EventTypes.nameOf(event)).register(registry)).increment();
             if (event instanceof CommandRejected rejected) {
                 rejectionsByCode.get(rejected.code()).increment();
             }
@@ -75,8 +78,8 @@ public final class MicrometerStepListener implements StepListener {
         groupMeters.onStep(result.events(), result.state());
     }
 
-    private void gauge(String name, java.util.function.ToDoubleFunction<EngineState> value) {
+    private void gauge(String name, String help, java.util.function.ToDoubleFunction<EngineState> value) {
         Gauge.builder(name, this, self -> self.last == null ? 0 : value.applyAsDouble(self.last))
-                .tag("engine", engine).register(registry);
+                .description(help).tag("engine", engine).register(registry);
     }
 }

@@ -46,7 +46,13 @@ public final class LedgerServer implements AutoCloseable {
      */
     public static LedgerServer start(JsonlEventStorageEngine store, Optional<EngineConfig> config, int metricsPort,
                                      PrintStream log) throws IOException {
-        List<StepListener> listeners = new ArrayList<>();
+        return start(store, config, metricsPort, List.of(), log);
+    }
+
+    /** As {@link #start(JsonlEventStorageEngine, Optional, int, PrintStream)}, the engine's steps also to {@code others}. */
+    public static LedgerServer start(JsonlEventStorageEngine store, Optional<EngineConfig> config, int metricsPort,
+                                     List<StepListener> others, PrintStream log) throws IOException {
+        List<StepListener> listeners = new ArrayList<>(others);
         ServeMetrics metrics = ServeMetrics.none();
         MetricsEndpoint endpoint = null;
         if (metricsPort >= 0) {

@@ -10,7 +10,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
-/** {@code GET /metrics} in Prometheus' text format, on 127.0.0.1 only, served by the JDK's own HTTP server. */
+/**
+ * {@code GET /metrics} in Prometheus' text format, on 127.0.0.1 only, served by the JDK's own HTTP server; any
+ * other path is 404 (the JDK's contexts match by prefix, so {@code /metricsX} is refused here).
+ */
 final class MetricsEndpoint implements AutoCloseable {
 
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -40,6 +43,10 @@ final class MetricsEndpoint implements AutoCloseable {
 
     private static void answer(HttpExchange exchange, PrometheusMeterRegistry registry) throws IOException {
         try (exchange) {
+            if (!"/metrics".equals(exchange.getRequestURI().getPath())) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
             if (!"GET".equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);
                 return;

@@ -76,12 +76,12 @@ final class RequestReader {
         List<EngineCommand> commands = new ArrayList<>(step.size());
         for (int i = 0; i < step.size(); i++) {
             JsonNode command = step.get(i);
-            if (!command.isObject()) {
+            if (!command.isObject() && !command.isArray()) {
                 throw new ProtocolException(new ProtocolError(Code.MALFORMED_COMMAND,
-                        "step[" + i + "]: a command must be a JSON object", i));
+                        "step[" + i + "]: a command must be a JSON object (or a compact array)", i));
             }
             try {
-                commands.add(ScenarioReader.command(command));
+                commands.add(ScenarioReader.command(command.isArray() ? CompactCommand.toObject(command) : command));
             } catch (IllegalArgumentException e) {
                 throw new ProtocolException(new ProtocolError(Code.MALFORMED_COMMAND, "step[" + i + "]: " + e.getMessage(), i));
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.kvledger.application.ConfigMismatchException;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
@@ -15,12 +16,14 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code kvledger serve}: the embedding API as a local sidecar (docs/serve-protocol.md). */
@@ -61,6 +64,9 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: a free port, printed on stderr).")
     int metricsPort;
 
+    @Mixin
+    KvEventsOptions kvEvents;
+
     private static final PrintStream ERR = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
             StandardCharsets.UTF_8);
 
@@ -72,7 +78,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         Optional<EngineConfig> fixed;
         try {
             fixed = config == null ? Optional.empty() : Optional.of(ScenarioReader.config(EventJson.mapper().readTree(config)));
@@ -85,14 +91,32 @@ public final class ServeCommand implements Callable<Integer> {
             protocolOut = new FileOutputStream(FileDescriptor.out);
             System.setOut(ERR);
         }
+        ZmqKvEventPublisher publisher;
+        try {
+            publisher = kvEvents.open();
+        } catch (IllegalStateException e) {
+            return fail("--kv-events: " + e.getMessage());
+        }
+        try (publisher) {
+            return serve(fixed, protocolOut, publisher);
+        }
+    }
+
+    private int serve(Optional<EngineConfig> fixed, OutputStream protocolOut, ZmqKvEventPublisher publisher)
+            throws IOException, InterruptedException {
         LedgerServer server;
         try {
             JsonlEventStorageEngine opened = store == null ? null : JsonlEventStorageEngine.open(store, fsync);
-            server = LedgerServer.start(opened, fixed, metricsPort, ERR);
+            server = LedgerServer.start(opened, fixed, metricsPort,
+                    publisher == null ? List.of() : List.of(publisher), ERR);
         } catch (EventStoreException | ConfigMismatchException e) {
             return fail("store " + store + ": " + e.getMessage());
         } catch (IOException e) {
             return fail("cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+        }
+        if (publisher != null) {
+            ERR.println("kvledger serve: KV events on " + publisher.endpoint());
+            kvEvents.awaitSubscriber(publisher, ERR);
         }
         Thread hook = new Thread(server::stop, "kvledger-serve-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -110,6 +134,7 @@ public final class ServeCommand implements Callable<Integer> {
         } finally {
             server.stop();
         }
+        kvEvents.linger(publisher);
         return 0;
     }
 

@@ -40,6 +40,9 @@ final class Session {
                 continue;
             }
             if (lines.isBlank()) {
+                // A client that sent nothing waits for an answer as for any other line.
+                refuse(answers, out, new ProtocolError(Code.BAD_REQUEST,
+                        "an empty line is not a request: send one JSON object, a hello or a step, per line"));
                 continue;
             }
             long start = System.nanoTime();

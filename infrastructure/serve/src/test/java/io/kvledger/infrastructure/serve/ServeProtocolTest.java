@@ -190,6 +190,21 @@ class ServeProtocolTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)   // before, an empty line got no answer and the client waited forever
+    void anEmptyLineIsAnsweredWithAProtocolErrorAndTheSessionGoesOn() throws Exception {
+        try (ServerHarness harness = ServerHarness.inMemory(dir); UnixClient client = new UnixClient(harness.socket)) {
+            JsonNode before = client.request("").get("error");
+            assertEquals("BAD_REQUEST", before.get("code").textValue(), before.toString());
+            assertTrue(before.get("message").textValue().contains("empty line"), before.toString());
+            client.hello();
+            JsonNode blank = client.request("   ").get("error");
+            assertEquals("BAD_REQUEST", blank.get("code").textValue(), blank.toString());
+            assertEquals(2, client.request("{\"step\": [" + REGISTER + "]}").get("lastSeq").intValue(),
+                    "the session goes on, and the empty lines changed nothing");
+        }
+    }
+
+    @Test
     void aStepBeforeTheHelloIsRefused() throws Exception {
         try (ServerHarness harness = ServerHarness.inMemory(dir); UnixClient client = new UnixClient(harness.socket)) {
             assertEquals("HELLO_REQUIRED", client.request("{\"step\": [" + REGISTER + "]}").get("error").get("code").textValue());

@@ -35,8 +35,26 @@ final class DecodeWorkload {
     private final int[] generation;
     private final List<Long> toComplete = new ArrayList<>();
     private int nextBlock;
+    /** With a sliding-window group: its window in tokens (0: one FULL group only), its blocks and how many are freed. */
+    private final int window;
+    private final List<List<Integer>> windowBlocks = new ArrayList<>();
+    private final int[] freed;
 
     DecodeWorkload(int requests) {
+        this(requests, 0);
+    }
+
+    /**
+     * With {@code window > 0} the engine has groups {@code [FULL B16, SWA B16 w=window]} ({@link #groupedConfig}):
+     * every allocation gives both groups a block, and the host frees each sliding-window block once it is
+     * outside the window, as vLLM's KV cache manager does ({@code FreeWindowBlocks}).
+     */
+    DecodeWorkload(int requests, int window) {
+        this.window = window;
+        this.freed = new int[requests];
+        for (int r = 0; r < requests; r++) {
+            windowBlocks.add(new ArrayList<>());
+        }
         this.requests = requests;
         this.ids = new String[requests];
         this.known = new int[requests];
@@ -77,6 +95,13 @@ final class DecodeWorkload {
         return step;
     }
 
+    /** The config of the grouped workload: a full-attention and a sliding-window group of 16-token blocks. */
+    static io.kvledger.domain.config.EngineConfig groupedConfig(int window) {
+        return io.kvledger.domain.config.EngineConfig.DEFAULTS.withGroups(List.of(
+                io.kvledger.domain.config.KvCacheGroup.full(BLOCK_SIZE),
+                io.kvledger.domain.config.KvCacheGroup.slidingWindow(BLOCK_SIZE, window)));
+    }
+
     /** Remembers the jobs a step scheduled, for the host to complete at the next step. */
     void observe(List<EngineEvent> events) {
         for (EngineEvent event : events) {
@@ -95,19 +120,44 @@ final class DecodeWorkload {
         blocks[r] = PROMPT / BLOCK_SIZE;
         step.add(new RegisterRequest(ids[r], prompt));
         step.add(new MatchPrefix(ids[r]));
-        step.add(new AllocateBlocks(ids[r], newBlocks(blocks[r])));
+        step.add(allocation(r, blocks[r]));
         step.add(new ComputeTokens(ids[r], PROMPT));
+    }
+
+    private AllocateBlocks allocation(int r, int count) {
+        if (window == 0) {
+            return new AllocateBlocks(ids[r], newBlocks(count));
+        }
+        if (count == blocks[r] && known[r] == PROMPT) {
+            windowBlocks.get(r).clear();
+            freed[r] = 0;
+        }
+        List<Integer> sliding = newBlocks(count);
+        windowBlocks.get(r).addAll(sliding);
+        return new AllocateBlocks(ids[r], io.kvledger.domain.group.PerGroup.of(newBlocks(count), sliding), 0);
+    }
+
+    /** The sliding-window blocks now outside the window of the next token ({@code first(c)}), freed. */
+    private void freeOutsideWindow(int r, List<EngineCommand> step) {
+        int first = Math.max(0, known[r] - window + 1) / BLOCK_SIZE;
+        if (window == 0 || first <= freed[r]) {
+            return;
+        }
+        List<Integer> gone = new ArrayList<>(windowBlocks.get(r).subList(freed[r], first));
+        freed[r] = first;
+        step.add(new io.kvledger.domain.command.FreeWindowBlocks(ids[r], io.kvledger.domain.group.PerGroup.of(List.of(), gone)));
     }
 
     private void decode(int r, List<EngineCommand> step) {
         if (known[r] + 1 > blocks[r] * BLOCK_SIZE) {
-            step.add(new AllocateBlocks(ids[r], newBlocks(1)));
+            step.add(allocation(r, 1));
             blocks[r]++;
         }
         // The token sampled last step is computed now; a new one is sampled.
         step.add(new AppendTokens(ids[r], List.of(known[r] % 50_000)));
         known[r]++;
         step.add(new ComputeTokens(ids[r], 1));
+        freeOutsideWindow(r, step);
     }
 
     private List<Integer> newBlocks(int count) {

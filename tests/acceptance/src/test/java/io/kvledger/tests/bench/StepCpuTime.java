@@ -68,18 +68,23 @@ public final class StepCpuTime {
         }
     }
 
-    private static final class Side {
+    static final class Side {
         final String name;
         final KvLedger ledger;
         final DecodeWorkload workload;
         final Histogram cpu = new Histogram(60_000_000L, 3);
         final Histogram wall = new Histogram(60_000_000L, 3);
         long events;
+        long rejections;
 
         Side(String name, KvLedger ledger, int requests) {
+            this(name, ledger, new DecodeWorkload(requests));
+        }
+
+        Side(String name, KvLedger ledger, DecodeWorkload workload) {
             this.name = name;
             this.ledger = ledger;
-            this.workload = new DecodeWorkload(requests);
+            this.workload = workload;
             workload.observe(ledger.step(workload.warmUp()).events());
         }
 
@@ -92,6 +97,7 @@ public final class StepCpuTime {
             long cpuEnd = threads.getCurrentThreadCpuTime();
             workload.observe(result.events());
             events += result.events().size();
+            rejections += result.rejections().size();
             cpu.recordValue(Math.max(1, (cpuEnd - cpuStart) / 1000));
             wall.recordValue(Math.max(1, (wallEnd - wallStart) / 1000));
         }

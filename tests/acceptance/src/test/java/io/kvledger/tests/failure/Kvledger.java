@@ -52,6 +52,18 @@ final class Kvledger {
         return new Result(exit, stdout, err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A copy of the project root for the real launcher: the launcher and the real jar (older than now, so the
+     * launcher builds nothing); returns the jar's folder ({@code infrastructure/cli/target}).
+     */
+    static Path launcherRoot(Path root) throws IOException {
+        Files.copy(Path.of("../../kvledger"), root.resolve("kvledger"));
+        Path target = Files.createDirectories(root.resolve("infrastructure/cli/target"));
+        Path jar = Files.copy(jar(), target.resolve("kvledger.jar"));
+        Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(60)));
+        return target;
+    }
+
     static Path jar() {
         Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
         assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");

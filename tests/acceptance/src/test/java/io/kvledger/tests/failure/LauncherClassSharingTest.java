@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,10 +23,7 @@ class LauncherClassSharingTest {
 
     @Test
     void theFirstRunLeavesAnArchiveAndLaterRunsPrintAndExitTheSame() throws Exception {
-        Files.copy(Path.of("../../kvledger"), root.resolve("kvledger"));
-        Path target = Files.createDirectories(root.resolve("infrastructure/cli/target"));
-        Path jar = Files.copy(Kvledger.jar(), target.resolve("kvledger.jar"));
-        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(60)));
+        Path target = Kvledger.launcherRoot(root);
         Path scenario = Files.copy(Path.of("src/test/resources/examples/05_abort_mid_prefill.jsonl"), root.resolve("s.jsonl"));
         Path archive = target.resolve("cds/run.jsa");
 

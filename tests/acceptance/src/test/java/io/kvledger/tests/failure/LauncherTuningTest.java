@@ -7,8 +7,6 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,10 +31,7 @@ class LauncherTuningTest {
 
     @BeforeEach
     void copyTheLauncherAndJar() throws Exception {
-        Files.copy(Path.of("../../kvledger"), root.resolve("kvledger"));
-        Path target = Files.createDirectories(root.resolve("infrastructure/cli/target"));
-        Path jar = Files.copy(Kvledger.jar(), target.resolve("kvledger.jar"));
-        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(60)));
+        Kvledger.launcherRoot(root);
     }
 
     @Test

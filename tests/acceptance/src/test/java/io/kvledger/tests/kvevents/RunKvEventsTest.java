@@ -1,7 +1,6 @@
 package io.kvledger.tests.kvevents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.event.EngineEvent;
@@ -9,7 +8,6 @@ import io.kvledger.infrastructure.cli.KvLedgerCli;
 import io.kvledger.infrastructure.kvevents.KvEvent;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
-import io.kvledger.tests.kvevents.SubscriberFrames.Message;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -22,8 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.zeromq.SocketType;
-import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /** {@code kvledger run --kv-events}: a subscriber on 127.0.0.1 gets the run's tier changes, checked against its log. */
@@ -44,50 +40,16 @@ class RunKvEventsTest {
         CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cli("run", scenario.toString(),
                 "-o", log.toString(), "--kv-events", ENDPOINT, "--kv-events-topic", "kv@pod-a@model",
                 "--kv-events-wait", "30000", "--kv-events-encoding", "ARRAY"));
-        Connected connected = handshaken();
+        SubscriberFrames.Connected connected = SubscriberFrames.handshaken(ENDPOINT);
         try {
             ZMQ.Socket sub = connected.sub();
             assertEquals(0, run.get(60, TimeUnit.SECONDS));
             List<KvEvent> expected = KvEventsFromLog.expected(read(log));
             assertTrue(expected.size() > 10, "the run stores chunks: " + expected.size());
-            List<Message> messages = SubscriberFrames.receiveEvents(sub, "kv@pod-a@model", expected.size());
-            assertEquals(expected, SubscriberFrames.events(messages));
-            for (int i = 0; i < messages.size(); i++) {
-                assertEquals(i, messages.get(i).seq());
-            }
-            sub.setReceiveTimeOut(300);
-            assertNull(SubscriberFrames.receive(sub, "kv@pod-a@model"));
+            SubscriberFrames.assertReceivesExactly(sub, "kv@pod-a@model", expected);
         } finally {
             connected.context().close();
         }
-    }
-
-    private record Connected(ZContext context, ZMQ.Socket sub) {
-    }
-
-    /**
-     * A SUB on its own context whose ZeroMQ handshake with the run's publisher completed (the run waits
-     * for it); a connection whose handshake stalls for 3 s is dropped and made again, as a router does.
-     */
-    private static Connected handshaken() {
-        for (int attempt = 0; attempt < 8; attempt++) {
-            ZContext context = new ZContext();
-            ZMQ.Socket sub = context.createSocket(SocketType.SUB);
-            sub.setLinger(0);
-            sub.setRcvHWM(0);
-            sub.setReceiveTimeOut(10_000);
-            sub.monitor("inproc://run-subscriber-" + attempt, ZMQ.EVENT_HANDSHAKE_PROTOCOL);
-            ZMQ.Socket handshakes = context.createSocket(SocketType.PAIR);
-            handshakes.connect("inproc://run-subscriber-" + attempt);
-            handshakes.setReceiveTimeOut(3_000);
-            sub.subscribe("kv@".getBytes(StandardCharsets.UTF_8));
-            sub.connect(ENDPOINT); // before the run binds, ZeroMQ retries until it does
-            if (ZMQ.Event.recv(handshakes) != null) {
-                return new Connected(context, sub);
-            }
-            context.close();
-        }
-        throw new AssertionError("no handshake with " + ENDPOINT + " in 8 attempts");
     }
 
     @Test
@@ -105,7 +67,7 @@ class RunKvEventsTest {
                 StandardCharsets.UTF_8), args);
     }
 
-    private static List<EngineEvent> read(Path log) throws Exception {
+    static List<EngineEvent> read(Path log) throws Exception {
         List<EngineEvent> events = new ArrayList<>();
         try (InputStream in = Files.newInputStream(log)) {
             EventLogReader reader = new EventLogReader(in);

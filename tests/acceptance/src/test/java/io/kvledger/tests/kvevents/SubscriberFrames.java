@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /** Reads vLLM's three-frame KV event messages off a SUB socket, checking the framing of each. */
@@ -52,9 +54,48 @@ final class SubscriberFrames {
         return new Message(ByteBuffer.wrap(frames.get(1)).getLong(), frames.get(2), KvEventCodec.decode(frames.get(2)));
     }
 
+    /** {@code sub} receives exactly {@code expected} on {@code topic}, in batches numbered from 0, then nothing. */
+    static void assertReceivesExactly(ZMQ.Socket sub, String topic, List<KvEvent> expected) {
+        List<Message> messages = receiveEvents(sub, topic, expected.size());
+        assertEquals(expected, events(messages));
+        for (int i = 0; i < messages.size(); i++) {
+            assertEquals(i, messages.get(i).seq());
+        }
+        sub.setReceiveTimeOut(300);
+        org.junit.jupiter.api.Assertions.assertNull(receive(sub, topic), "nothing more");
+    }
+
     static List<KvEvent> events(List<Message> messages) {
         List<KvEvent> events = new ArrayList<>();
         messages.forEach(m -> events.addAll(m.batch().events()));
         return events;
+    }
+
+    record Connected(ZContext context, ZMQ.Socket sub) {
+    }
+
+    /**
+     * A SUB on its own context whose ZeroMQ handshake with a publisher completed (the run or server waits
+     * for it); a connection whose handshake stalls for 3 s is dropped and made again, as a router does.
+     */
+    static Connected handshaken(String endpoint) {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            ZContext context = new ZContext();
+            ZMQ.Socket sub = context.createSocket(SocketType.SUB);
+            sub.setLinger(0);
+            sub.setRcvHWM(0);
+            sub.setReceiveTimeOut(10_000);
+            sub.monitor("inproc://run-subscriber-" + attempt, ZMQ.EVENT_HANDSHAKE_PROTOCOL);
+            ZMQ.Socket handshakes = context.createSocket(SocketType.PAIR);
+            handshakes.connect("inproc://run-subscriber-" + attempt);
+            handshakes.setReceiveTimeOut(3_000);
+            sub.subscribe("kv@".getBytes(StandardCharsets.UTF_8));
+            sub.connect(endpoint); // before the run binds, ZeroMQ retries until it does
+            if (ZMQ.Event.recv(handshakes) != null) {
+                return new Connected(context, sub);
+            }
+            context.close();
+        }
+        throw new AssertionError("no handshake with " + endpoint + " in 8 attempts");
     }
 }

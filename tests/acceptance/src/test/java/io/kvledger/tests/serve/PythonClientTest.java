@@ -53,6 +53,21 @@ class PythonClientTest {
         String out = Files.readString(output, StandardCharsets.UTF_8);
         System.out.println(out);
         assertEquals(0, ended ? process.exitValue() : -1, () -> "python3 -m unittest failed:\n" + out);
+        // Every test of every test module ran (a module that failed to load would not be counted as a test).
+        java.util.regex.Matcher ran = java.util.regex.Pattern.compile("Ran (\\d+) tests?").matcher(out);
+        org.junit.jupiter.api.Assertions.assertTrue(ran.find(), out);
+        assertEquals(testMethods(client.resolve("tests")), Integer.parseInt(ran.group(1)), out);
+    }
+
+    /** The {@code def test_...} methods of the suite's {@code test_*.py} modules. */
+    private static int testMethods(Path tests) throws Exception {
+        int count = 0;
+        try (Stream<Path> files = Files.list(tests)) {
+            for (Path module : files.filter(p -> p.getFileName().toString().matches("test_.*\\.py")).toList()) {
+                count += (int) Files.readAllLines(module).stream().filter(l -> l.strip().startsWith("def test_")).count();
+            }
+        }
+        return count;
     }
 
     private static void writeRunLogs(Path examples, Path into) throws Exception {

@@ -225,6 +225,36 @@ class GroupTablesTest {
                 .thenEvents(new TokensComputed("r", 12), store(0, "r", g(l(0, 1, 2), l(0, 1, 2)), g(l(1, 2, 3), l(11, 12, 13))));
     }
 
+    /** "h" LOADING: it shares r's 12 stored tokens (GPU hit of 8: r's 1, 2 and 11, 12) and loads chunk 2. */
+    private static LedgerFixture hLoading() {
+        return LedgerFixture.with(FULL_SWA4).givenCommands(register("r", 1, 12), alloc("r", l(1, 2, 3), l(11, 12, 13)),
+                new ComputeTokens("r", 12), new CompleteTransfer(0), register("h", 1, 13),
+                new io.kvledger.domain.command.MatchPrefix("h", 8),
+                GroupFixtures.load("h", 4, l(1, 2, 5), l(11, 12, 15)));
+    }
+
+    @Test
+    void anIdNamedTwiceIsRejectedBeforeTheRequestsState() {
+        hLoading().when(alloc("h", l(6), l(6)))
+                .thenRejections(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "h"));
+    }
+
+    @Test
+    void theTableRulesComeAfterTheRequestsState() {
+        // A block r's sliding table holds, a null inside the window, a block h already holds: each a table rule,
+        // so a LOADING request is refused for its state first.
+        hLoading().when(alloc("h", l(6), l(13)), alloc("h", l(6), l((Integer) null)), alloc("h", l(5), l(16)))
+                .thenRejections(rejected(1, "AllocateBlocks", INVALID_STATE, "h"),
+                        rejected(2, "AllocateBlocks", INVALID_STATE, "h"),
+                        rejected(3, "AllocateBlocks", INVALID_STATE, "h"));
+    }
+
+    @Test
+    void aNullInAFullGroupIsAFieldCheckBeforeTheRequestsState() {
+        hLoading().when(alloc("h", l((Integer) null), l()))
+                .thenRejections(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "h"));
+    }
+
     /** An allocation of one flat list, for the one-group engine. */
     private record AllocateBlocksFlat(String requestId, Integer... blocks) {
         io.kvledger.domain.command.AllocateBlocks command() {

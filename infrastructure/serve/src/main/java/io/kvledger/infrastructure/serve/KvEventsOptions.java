@@ -1,12 +1,16 @@
-package io.kvledger.infrastructure.cli;
+package io.kvledger.infrastructure.serve;
 
 import io.kvledger.infrastructure.kvevents.KvEventEncoding;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
+import java.io.PrintStream;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** The options that publish the CPU tier's changes as vLLM KV-cache events while a command runs the engine. */
-final class KvEventsOptions {
+/**
+ * The options that publish the CPU tier's changes as vLLM KV-cache events while a command runs the engine: one
+ * class, mixed into {@code kvledger run} and {@code kvledger serve} (docs/kv-events.md).
+ */
+public final class KvEventsOptions {
 
     @Option(names = "--kv-events", paramLabel = "ENDPOINT",
             description = "Publish the CPU tier's changes as vLLM KV-cache events on this ZeroMQ PUB endpoint, bound"
@@ -32,11 +36,16 @@ final class KvEventsOptions {
     long waitMillis;
 
     @Option(names = "--kv-events-linger", paramLabel = "MS", defaultValue = "0",
-            description = "With --kv-events: keep publishing (and replaying) for MS milliseconds after the run.")
+            description = "With --kv-events: keep publishing (and replaying) for MS milliseconds after the run (or the server) ends.")
     long lingerMillis;
 
+    /** Whether {@code --kv-events} was given. */
+    public boolean requested() {
+        return endpoint != null;
+    }
+
     /** The publisher, or {@code null} without {@code --kv-events}. */
-    ZmqKvEventPublisher open() {
+    public ZmqKvEventPublisher open() {
         if (endpoint == null) {
             return null;
         }
@@ -44,13 +53,15 @@ final class KvEventsOptions {
                 .encoding(encoding).build();
     }
 
-    void awaitSubscriber(ZmqKvEventPublisher publisher) throws InterruptedException {
+    /** Waits up to {@code --kv-events-wait} for a first subscriber, saying on {@code log} when none came. */
+    public void awaitSubscriber(ZmqKvEventPublisher publisher, PrintStream log) throws InterruptedException {
         if (publisher != null && waitMillis > 0 && !publisher.awaitSubscribers(1, Duration.ofMillis(waitMillis))) {
-            Cli.stderr().println("kvledger: no KV-event subscriber within " + waitMillis + " ms; running anyway");
+            log.println("kvledger: no KV-event subscriber within " + waitMillis + " ms; running anyway");
         }
     }
 
-    void linger(ZmqKvEventPublisher publisher) throws InterruptedException {
+    /** Keeps the publisher up for {@code --kv-events-linger} after the engine's last step. */
+    public void linger(ZmqKvEventPublisher publisher) throws InterruptedException {
         if (publisher != null && lingerMillis > 0) {
             Thread.sleep(lingerMillis);
         }

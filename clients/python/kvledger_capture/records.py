@@ -1,0 +1,129 @@
+"""What the capture copies out of vLLM's objects on the scheduler's thread: small plain dicts.
+
+Only what is new since a request's last record is copied (its new output tokens and block hashes, never
+its whole sequence), and job ids and block ids of the metadata. The writer thread translates the records
+(:mod:`kvledger_capture.translate`).
+"""
+
+
+def ids(spec):
+    """Block ids of a transfer spec (a GPU spec's ``block_ids``, a list or an array)."""
+    block_ids = getattr(spec, "block_ids", spec)
+    if hasattr(block_ids, "tolist"):
+        block_ids = block_ids.tolist()
+    return [int(b) for b in block_ids]
+
+
+def group0(block_ids):
+    """Block ids of the first KV-cache group, from vLLM's tuple of per-group lists (or a flat list)."""
+    if block_ids is None:
+        return []
+    if hasattr(block_ids, "get_block_ids"):
+        block_ids = block_ids.get_block_ids()
+    if len(block_ids) and isinstance(block_ids[0], (list, tuple)):
+        return [int(b) for b in block_ids[0]]
+    return [int(b) for b in block_ids]
+
+
+def hex_hash(block_hash):
+    if isinstance(block_hash, (bytes, bytearray)):
+        return block_hash.hex()
+    return str(block_hash)
+
+
+def status(request):
+    value = getattr(request, "status", None)
+    return getattr(value, "name", str(value) if value is not None else "")
+
+
+class Recorder:
+    """Makes the records of the scheduler-side calls; remembers what it has copied of each request."""
+
+    def __init__(self):
+        self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
+        self._sent_hashes = {}
+        self._live = {}          # request id -> vLLM's Request, for the tokens it appends
+
+    def matched(self, request, num_computed_tokens, result):
+        self._live[request.request_id] = request
+        return {"call": "get_num_new_matched_tokens", "request": self.snapshot(request),
+                "num_computed_tokens": int(num_computed_tokens),
+                "result": [None if result[0] is None else int(result[0]), bool(result[1])]}
+
+    def allocated(self, request, blocks, num_external_tokens):
+        self._live[request.request_id] = request
+        return {"call": "update_state_after_alloc", "request": self.snapshot(request),
+                "block_ids": group0(blocks) if num_external_tokens else [],
+                "num_external_tokens": int(num_external_tokens)}
+
+    def output(self, connector_output):
+        worker_meta = getattr(connector_output, "kv_connector_worker_meta", None)
+        completed = dict(getattr(worker_meta, "completed_jobs", None) or {})
+        return {"call": "update_connector_output",
+                "completed_jobs": {int(k): int(v) for k, v in completed.items()},
+                "invalid_block_ids": sorted(int(b) for b in (getattr(connector_output, "invalid_block_ids", None) or ())),
+                "finished_sending": sorted(getattr(connector_output, "finished_sending", None) or ()),
+                "finished_recving": sorted(getattr(connector_output, "finished_recving", None) or ())}
+
+    def finished(self, request, result):
+        return {"call": "request_finished", "request": self.snapshot(request),
+                "result": [bool(result[0]) if result else False, None]}
+
+    @staticmethod
+    def evicted(events):
+        removed = [hex_hash(h) for e in events if type(e).__name__ == "BlockRemoved"
+                   and str(getattr(e, "medium", "")).upper() == "CPU" for h in getattr(e, "block_hashes", ())]
+        return {"call": "take_events", "removed": removed} if removed else None
+
+    def snapshot(self, request):
+        """The request as the translator needs it, copying only what is new since the last record."""
+        rid = request.request_id
+        snap = {"request_id": rid, "status": status(request),
+                "num_computed_tokens": int(getattr(request, "num_computed_tokens", 0) or 0)}
+        sent = self._sent_tokens.get(rid)
+        if sent is None:
+            prompt = [int(t) for t in request.prompt_token_ids]
+            snap["prompt_token_ids"] = prompt
+            sent = len(prompt)
+        total = int(getattr(request, "num_tokens", sent))
+        if total > sent:
+            snap["new_tokens"] = [int(t) for t in request.all_token_ids[sent:total]]
+            sent = total
+        self._sent_tokens[rid] = sent
+        hashes = getattr(request, "block_hashes", None) or ()
+        done = self._sent_hashes.get(rid, 0)
+        if len(hashes) > done:
+            snap["new_hashes"] = [hex_hash(h) for h in hashes[done:]]
+            self._sent_hashes[rid] = len(hashes)
+        return snap
+
+    def meta(self, output, meta):
+        scheduled = []
+        for new in getattr(output, "scheduled_new_reqs", None) or ():
+            request = self._live.get(new.req_id)
+            snap = self.snapshot(request) if request is not None else {
+                "request_id": new.req_id, "prompt_token_ids": list(new.prompt_token_ids or [])}
+            scheduled.append({"request": snap, "new": True, "block_ids": group0(new.block_ids)})
+        cached = getattr(output, "scheduled_cached_reqs", None)
+        if cached is not None:
+            resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
+            resumed_flags = list(getattr(cached, "resumed_from_preemption", None) or ())
+            new_blocks = list(getattr(cached, "new_block_ids", None) or ())
+            for i, rid in enumerate(cached.req_ids):
+                request = self._live.get(rid)
+                snap = self.snapshot(request) if request is not None else {"request_id": rid}
+                resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
+                blocks = group0(new_blocks[i]) if i < len(new_blocks) else []
+                scheduled.append({"request": snap, "resumed": resumed, "block_ids": blocks})
+        record = {"call": "build_connector_meta", "scheduled": scheduled,
+                  "num_scheduled_tokens": {k: int(v) for k, v in (output.num_scheduled_tokens or {}).items()},
+                  "preempted_req_ids": sorted(getattr(output, "preempted_req_ids", None) or ()),
+                  "finished_req_ids": sorted(getattr(output, "finished_req_ids", None) or ()),
+                  "load_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.dst_spec)}
+                                for j, t in sorted((getattr(meta, "load_jobs", None) or {}).items())],
+                  "store_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.src_spec)}
+                                 for j, t in sorted((getattr(meta, "store_jobs", None) or {}).items())],
+                  "jobs_to_flush": sorted(int(j) for j in (getattr(meta, "jobs_to_flush", None) or ()))}
+        for rid in record["finished_req_ids"]:
+            self._live.pop(rid, None)
+        return record
