@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.view;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.view.StateView.RequestView;
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The text of {@code kvledger replay --request ID}. */
 public final class RequestText {
@@ -29,12 +30,19 @@ public final class RequestText {
         out.println("status    " + r.status() + " (registered #" + r.ordinal() + ")");
         out.println("tokens    n=" + r.numTokens() + " (prompt " + r.promptLength() + "), c=" + r.computed());
         out.println("bound     O=" + r.tokenBound() + " = " + boundTerms(r, config));
-        out.println("storable  S=" + r.storableChunks() + " = min(floor(O/C)=" + r.tokenBound() / config.chunkTokens()
-                + ", floor(table/F)=" + r.blockTable().size() / config.blocksPerChunk() + ", keys=" + r.chunkKeys()
-                + ")  with C=" + config.chunkTokens() + ", F=" + config.blocksPerChunk());
-        out.println("cursor    s=" + r.cursor() + (r.cursor() < r.storableChunks()
-                ? " (chunks " + r.cursor() + ".." + (r.storableChunks() - 1) + " not yet offered)" : ""));
-        out.println("table     " + r.blockTable().size() + " blocks " + r.blockTable());
+        if (config.isGrouped()) {
+            GroupedText.groupsOf(r, config, out);
+        } else {
+            int storable = r.storableChunks().first();
+            int cursor = r.cursor().first();
+            List<Integer> table = r.blockTable().first();
+            out.println("storable  S=" + storable + " = min(floor(O/C)=" + r.tokenBound() / config.chunkTokens()
+                    + ", floor(table/F)=" + table.size() / config.blocksPerChunk() + ", keys=" + r.chunkKeys().first()
+                    + ")  with C=" + config.chunkTokens() + ", F=" + config.blocksPerChunk());
+            out.println("cursor    s=" + cursor + (cursor < storable
+                    ? " (chunks " + cursor + ".." + (storable - 1) + " not yet offered)" : ""));
+            out.println("table     " + table.size() + " blocks " + table);
+        }
         out.println("match     " + StateText.match(r.pendingMatch()));
         if (report.jobs().isEmpty()) {
             out.println("jobs      none in flight");

@@ -28,13 +28,18 @@ public final class StateText {
                 + state.retired().aborted() + " ABORTED, " + state.retired().finished() + " FINISHED)");
         if (!state.requests().isEmpty()) {
             out.println();
-            TextTable table = new TextTable("REQUEST", "STATUS", ">c", ">n", ">O", ">S", ">s", ">BLOCKS", "TABLE", "JOBS");
-            for (RequestView request : state.requests()) {
-                table.row(request.requestId(), request.status(), request.computed(), request.numTokens(),
-                        request.tokenBound(), request.storableChunks(), request.cursor(), request.blockTable().size(),
-                        Compact.list(request.blockTable()), Compact.list(request.jobIds()));
+            if (state.config().isGrouped()) {
+                GroupedText.requests(state.requests(), out);
+            } else {
+                TextTable table = new TextTable("REQUEST", "STATUS", ">c", ">n", ">O", ">S", ">s", ">BLOCKS", "TABLE", "JOBS");
+                for (RequestView request : state.requests()) {
+                    table.row(request.requestId(), request.status(), request.computed(), request.numTokens(),
+                            request.tokenBound(), request.storableChunks().first(), request.cursor().first(),
+                            request.blockTable().first().size(), Compact.list(request.blockTable().first()),
+                            Compact.list(request.jobIds()));
+                }
+                table.print(out, "");
             }
-            table.print(out, "");
         }
         if (!state.jobs().isEmpty()) {
             out.println();
@@ -78,7 +83,8 @@ public final class StateText {
         return "B=" + config.gpuBlockSize() + " F=" + config.blocksPerChunk() + " C=" + config.chunkTokens()
                 + "  workers=" + config.workers() + "  releasePolicy=" + config.releasePolicy()
                 + "  maxOffloadTokens=" + (config.maxOffloadTokens() == null ? "none" : config.maxOffloadTokens())
-                + "  offloadPromptOnly=" + config.offloadPromptOnly();
+                + "  offloadPromptOnly=" + config.offloadPromptOnly()
+                + (config.groups() == null ? "" : "  groups=" + GroupedText.groups(config));
     }
 
     static String tier(TierView tier) {

@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.view;
 
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.rules.StoreBound;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
@@ -39,14 +40,17 @@ public record StateView(String schema, long seq, String type, long events, Engin
      * A live (or terminated but unsettled) request.
      *
      * @param ordinal        registration order, from 0
+     * @param cursor         {@code s_g} per group
      * @param tokenBound     {@code O}, computed tokens that may be stored
-     * @param storableChunks {@code S}, the chunks an offer would reach
-     * @param chunkKeys      chunks that have a key ({@code floor(n/C)})
+     * @param storableChunks {@code S_g} per group, the chunks an offer would reach
+     * @param chunkKeys      chunks that have a key ({@code floor(n/C_g)}) per group
+     * @param blockTable     {@code T_g} per group; {@code null} entries are null blocks (sliding groups)
      * @param pendingMatch   an unused PrefixMatched, or {@code null}
      */
     public record RequestView(String requestId, long ordinal, RequestStatus status, int promptLength, int numTokens,
-                              int computed, int cursor, int tokenBound, int storableChunks, int chunkKeys,
-                              List<Integer> blockTable, List<Long> jobIds, PrefixMatch pendingMatch) {
+                              int computed, PerGroupFigure<Integer> cursor, int tokenBound,
+                              PerGroupFigure<Integer> storableChunks, PerGroupFigure<Integer> chunkKeys,
+                              PerGroupFigure<List<Integer>> blockTable, List<Long> jobIds, PrefixMatch pendingMatch) {
     }
 
     /** Terminated requests with nothing outstanding; only their final status is kept, so only counts are shown. */
@@ -77,10 +81,30 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static RequestView request(EngineConfig config, RequestState request) {
+        int bound = StoreBound.tokenBound(config, request);
+        if (!config.isGrouped()) {
+            return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
+                    request.numTokens(), request.computed(), PerGroupFigure.single(request.cursor()), bound,
+                    PerGroupFigure.single(StoreBound.storableChunks(config, request)),
+                    PerGroupFigure.single(request.keyCount(config.blocksPerChunk())),
+                    PerGroupFigure.single(request.blockTable().toJavaList()),
+                    request.jobIds().toJavaList(), request.pendingMatch());
+        }
+        boolean decoding = bound > request.promptLength();
+        int groups = request.tableCount();
+        List<Integer> cursors = new ArrayList<>(groups);
+        List<Integer> storable = new ArrayList<>(groups);
+        List<Integer> keys = new ArrayList<>(groups);
+        List<List<Integer>> tables = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            cursors.add(request.cursor(g));
+            storable.add(GroupedOffer.storableChunks(config, request, g, bound, decoding));
+            keys.add(request.keyCount(config, g));
+            tables.add(request.table(g).toJavaList());
+        }
         return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
-                request.numTokens(), request.computed(), request.cursor(), StoreBound.tokenBound(config, request),
-                StoreBound.storableChunks(config, request), request.keyCount(config.blocksPerChunk()),
-                request.blockTable().toJavaList(),
+                request.numTokens(), request.computed(), new PerGroupFigure<>(cursors), bound,
+                new PerGroupFigure<>(storable), new PerGroupFigure<>(keys), new PerGroupFigure<>(tables),
                 request.jobIds().toJavaList(), request.pendingMatch());
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.kvledger.infrastructure.json.GroupFieldsJson;
 import java.io.IOException;
 import java.io.Writer;
 
@@ -15,7 +16,7 @@ public final class ViewJson {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
             // A view's config without groups is written as before groups existed (contract 7.0).
-            .addModule(io.kvledger.infrastructure.json.GroupFieldsJson.module())
+            .addModule(GroupFieldsJson.module())
             .build();
 
     private ViewJson() {

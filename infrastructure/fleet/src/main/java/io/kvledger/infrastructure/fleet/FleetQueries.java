@@ -37,11 +37,27 @@ public final class FleetQueries {
 
     /** The engines whose CPU tier holds each key (loadable now), sorted. */
     public Map<String, List<String>> holders(List<String> keys) throws SQLException {
+        return holders(keys, null);
+    }
+
+    /**
+     * The engines whose CPU tier holds each key of KV cache group {@code group}, sorted: what a router asks
+     * for one group's prefix keys (a key of another group is held by none here).
+     */
+    public Map<String, List<String>> holders(int group, List<String> keys) throws SQLException {
+        return holders(keys, group);
+    }
+
+    private Map<String, List<String>> holders(List<String> keys, Integer group) throws SQLException {
         Map<String, List<String>> holders = new LinkedHashMap<>();
         try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
-                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ? ORDER BY engine_id")) {
+                "SELECT engine_id FROM " + schema.tierChunk() + " WHERE chunk_key = ?"
+                        + (group == null ? "" : " AND group_idx = ?") + " ORDER BY engine_id")) {
             for (String key : keys) {
                 q.setString(1, key);
+                if (group != null) {
+                    q.setInt(2, group);
+                }
                 List<String> engines = new ArrayList<>();
                 try (ResultSet r = q.executeQuery()) {
                     while (r.next()) {
@@ -52,6 +68,19 @@ public final class FleetQueries {
             }
         }
         return holders;
+    }
+
+    /** Per engine and KV cache group, the chunks its CPU tier holds (a view without groups has group 0 only). */
+    public SortedMap<String, SortedMap<Integer, Long>> chunksByGroup() throws SQLException {
+        SortedMap<String, SortedMap<Integer, Long>> counts = new TreeMap<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT engine_id, group_idx, count(*) FROM " + schema.tierChunk() + " GROUP BY engine_id, group_idx");
+             ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                counts.computeIfAbsent(r.getString(1), e -> new TreeMap<>()).put(r.getInt(2), r.getLong(3));
+            }
+        }
+        return counts;
     }
 
     /** Every engine's tier keys, sorted: the whole index. */

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * The projection tables of one fleet view, named after it ({@code <view>_...}) so several views (the
  * fleet's, a single node's reference) can share a database:
  * <ul>
- * <li>{@code _tier_chunk(engine_id, chunk_key)}: which engine's CPU tier holds which loadable chunk key;
+ * <li>{@code _tier_chunk(engine_id, chunk_key, group_idx)}: which engine's CPU tier holds which loadable chunk key,
+ * of which KV cache group (0 without groups; a key names one group, so the key alone stays the row's identity);
  * <li>{@code _engine(engine_id, events, last_seq, last_message, redelivered)}: events applied per engine, the
  * seq of the last, the sequence number of its message, and how many messages came again (and were skipped);
  * <li>{@code _violation(engine_id, seq, code, request_id, reason)}: what the audit's rules found.
@@ -54,6 +55,8 @@ public final class FleetSchema {
                 s.execute("CREATE TABLE IF NOT EXISTS " + tierChunk()
                         + " (engine_id varchar(255) NOT NULL, chunk_key varchar(255) NOT NULL, PRIMARY KEY (engine_id, chunk_key))");
                 s.execute("CREATE INDEX IF NOT EXISTS " + tierChunk() + "_by_key ON " + tierChunk() + " (chunk_key)");
+                // The KV cache group of the key (contract 7.1); a view made before groups gets it as 0, which all its keys are.
+                s.execute("ALTER TABLE " + tierChunk() + " ADD COLUMN IF NOT EXISTS group_idx integer NOT NULL DEFAULT 0");
                 s.execute("CREATE TABLE IF NOT EXISTS " + engine()
                         + " (engine_id varchar(255) PRIMARY KEY, events bigint NOT NULL, last_seq bigint NOT NULL,"
                         + " last_message bigint NOT NULL, redelivered bigint NOT NULL)");

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.finding.Finding;
+import io.kvledger.domain.group.GroupKeys;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -96,6 +97,7 @@ final class ProjectionBatch {
         List<String> removedKeys = new ArrayList<>();
         List<String> addedEngines = new ArrayList<>();
         List<String> addedKeys = new ArrayList<>();
+        List<Integer> addedGroups = new ArrayList<>();
         for (EngineProgress e : engines.values()) {
             if (e.tier.cleared()) {
                 cleared.add(e.engineId);
@@ -107,6 +109,7 @@ final class ProjectionBatch {
             for (String key : e.tier.added()) {
                 addedEngines.add(e.engineId);
                 addedKeys.add(key);
+                addedGroups.add(GroupKeys.groupOf(key, Integer.MAX_VALUE));
             }
         }
         if (!cleared.isEmpty()) {
@@ -126,9 +129,10 @@ final class ProjectionBatch {
         }
         if (!addedKeys.isEmpty()) {
             try (PreparedStatement add = c.prepareStatement("INSERT INTO " + schema.tierChunk()
-                    + " (engine_id, chunk_key) SELECT * FROM unnest(?, ?) ON CONFLICT DO NOTHING")) {
+                    + " (engine_id, chunk_key, group_idx) SELECT * FROM unnest(?, ?, ?) ON CONFLICT DO NOTHING")) {
                 add.setArray(1, varchars(c, addedEngines));
                 add.setArray(2, varchars(c, addedKeys));
+                add.setArray(3, c.createArrayOf("integer", addedGroups.toArray()));
                 add.executeUpdate();
             }
         }

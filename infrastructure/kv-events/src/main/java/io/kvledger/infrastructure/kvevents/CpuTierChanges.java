@@ -1,6 +1,8 @@
 package io.kvledger.infrastructure.kvevents;
 
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.config.KvCacheGroup;
+import io.kvledger.domain.group.GroupKeys;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
@@ -37,7 +39,8 @@ import java.util.Set;
  */
 public final class CpuTierChanges {
 
-    private record Chunk(List<Long> hashes, Long parent, List<Integer> tokens) {
+    /** What a chunk's events say: its hashes, parent and tokens, and its KV cache group. */
+    private record Chunk(List<Long> hashes, Long parent, List<Integer> tokens, int group) {
     }
 
     private static final class Tokens {
@@ -77,7 +80,7 @@ public final class CpuTierChanges {
                 touched.add(e.requestId());
             }
             if (event instanceof RequestRegistered e) {
-                requests.putIfAbsent(e.requestId(), new Tokens(e.promptTokens(), config.gpuBlockSize()));
+                requests.putIfAbsent(e.requestId(), new Tokens(e.promptTokens(), config.hashBlockSize()));
             } else if (event instanceof TokensAppended e) {
                 Tokens tokens = requests.get(e.requestId());
                 if (tokens != null) {
@@ -94,22 +97,13 @@ public final class CpuTierChanges {
                 for (String key : e.keys()) {
                     Chunk chunk = writing.remove(key);
                     if (chunk == null) {
-                        chunk = new Chunk(List.of(ExternalHash.of(key)), null, List.of());
+                        chunk = placeholder(key, GroupKeys.groupOf(key, config.groupCount()));
                     }
                     loadable.put(key, chunk);
                     out.add(stored(chunk, config));
                 }
             } else if (event instanceof ChunksEvicted e) {
-                List<Long> hashes = new ArrayList<>();
-                for (String key : e.keys()) {
-                    Chunk chunk = loadable.remove(key);
-                    if (chunk != null) {
-                        hashes.addAll(chunk.hashes());
-                    }
-                }
-                if (!hashes.isEmpty()) {
-                    out.add(new BlockRemoved(hashes, medium, 0));
-                }
+                removed(e, config.groupCount(), out);
             } else if (event instanceof CacheReset) {
                 writing.clear();
                 loadable.clear();
@@ -122,32 +116,75 @@ public final class CpuTierChanges {
         return out;
     }
 
-    private void scheduled(StoreJobScheduled e, EngineConfig config) {
-        storesInFlight.put(e.jobId(), List.copyOf(e.keys().flat()));
-        Tokens tokens = requests.get(e.requestId());
-        int f = config.blocksPerChunk();
-        int c = config.chunkTokens();
-        for (int i = 0; i < e.keys().flat().size(); i++) {
-            String key = e.keys().flat().get(i);
-            Integer chunk = i < e.chunkIndices().flat().size() ? e.chunkIndices().flat().get(i) : null;
-            if (tokens == null || chunk == null || chunk < 0 || tokens.hashes.fullBlocks() < (chunk + 1) * f) {
-                // Only a log written elsewhere lacks what a chunk needs: announce the key alone, as vLLM's placeholder does.
-                writing.put(key, new Chunk(List.of(ExternalHash.of(key)), null, List.of()));
-                continue;
+    /** One {@code BlockRemoved} per group whose chunks left the tier, in group order (vLLM's per-group events). */
+    private void removed(ChunksEvicted e, int groups, List<KvEvent> out) {
+        List<List<Long>> hashes = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            hashes.add(new ArrayList<>());
+        }
+        for (String key : e.keys()) {
+            Chunk chunk = loadable.remove(key);
+            if (chunk != null) {
+                hashes.get(Math.min(chunk.group(), groups - 1)).addAll(chunk.hashes());
             }
-            List<Long> hashes = new ArrayList<>(f);
-            for (int block = chunk * f; block < (chunk + 1) * f; block++) {
-                hashes.add(ExternalHash.of(tokens.hashes.get(block)));
+        }
+        for (int g = 0; g < groups; g++) {
+            if (!hashes.get(g).isEmpty()) {
+                out.add(new BlockRemoved(hashes.get(g), medium, g));
             }
-            Long parent = chunk == 0 ? null : ExternalHash.of(tokens.hashes.get(chunk * f - 1));
-            writing.put(key, new Chunk(hashes, parent, List.copyOf(tokens.tokens.subList(chunk * c, (chunk + 1) * c))));
         }
     }
 
+    private void scheduled(StoreJobScheduled e, EngineConfig config) {
+        storesInFlight.put(e.jobId(), List.copyOf(e.keys().flat()));
+        Tokens tokens = requests.get(e.requestId());
+        for (int g = 0; g < e.keys().groupCount(); g++) {
+            List<String> keys = e.keys().group(g);
+            List<Integer> chunks = g < e.chunkIndices().groupCount() ? e.chunkIndices().group(g) : List.of();
+            for (int i = 0; i < keys.size(); i++) {
+                String key = keys.get(i);
+                writing.put(key, describe(key, i < chunks.size() ? chunks.get(i) : null, g, tokens, config));
+            }
+        }
+    }
+
+    /**
+     * The self-describing form of chunk {@code chunk} of group {@code g}: the hashes of its {@code F} GPU blocks
+     * of {@code B_g} tokens, the hash before them and its tokens. vLLM's connector describes full-attention
+     * groups only, so a sliding-window chunk, and a chunk a log written elsewhere names without what it needs,
+     * is announced by its key alone, as vLLM's placeholder does.
+     */
+    private Chunk describe(String key, Integer chunk, int g, Tokens tokens, EngineConfig config) {
+        int f = config.blocksPerChunk();
+        int perBlock = config.group(g).blockSize() / tokens(tokens, config);
+        if (tokens == null || chunk == null || chunk < 0 || config.group(g).isSliding()
+                || tokens.hashes.fullBlocks() < (chunk + 1) * f * perBlock) {
+            return placeholder(key, g);
+        }
+        int c = config.chunkTokens(g);
+        List<Long> hashes = new ArrayList<>(f);
+        for (int block = chunk * f; block < (chunk + 1) * f; block++) {
+            hashes.add(ExternalHash.of(tokens.hashes.get((block + 1) * perBlock - 1)));
+        }
+        Long parent = chunk == 0 ? null : ExternalHash.of(tokens.hashes.get(chunk * f * perBlock - 1));
+        return new Chunk(hashes, parent, List.copyOf(tokens.tokens.subList(chunk * c, (chunk + 1) * c)), g);
+    }
+
+    private static int tokens(Tokens tokens, EngineConfig config) {
+        return tokens == null ? config.hashBlockSize() : tokens.hashes.blockSize();
+    }
+
+    private static Chunk placeholder(String key, int group) {
+        return new Chunk(List.of(ExternalHash.of(key)), null, List.of(), group);
+    }
+
+    /** vLLM's CPU event of a stored chunk, with its group's spec kind and window (the offloading connector's). */
     private BlockStored stored(Chunk chunk, EngineConfig config) {
-        int blockSize = chunk.tokens().isEmpty() ? 0 : config.gpuBlockSize();
-        return new BlockStored(chunk.hashes(), chunk.parent(), chunk.tokens(), blockSize, null, medium, null, 0,
-                KvEvent.FULL_ATTENTION);
+        int blockSize = chunk.tokens().isEmpty() ? 0 : config.group(chunk.group()).blockSize();
+        KvCacheGroup group = config.group(chunk.group());
+        return new BlockStored(chunk.hashes(), chunk.parent(), chunk.tokens(), blockSize, null, medium, null,
+                chunk.group(), group.isSliding() ? KvEvent.SLIDING_WINDOW : KvEvent.FULL_ATTENTION,
+                group.isSliding() ? group.slidingWindow() : null);
     }
 
     private void forgetRetired(Iterable<String> requestIds, EngineState after) {

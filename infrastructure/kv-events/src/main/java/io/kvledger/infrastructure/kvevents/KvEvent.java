@@ -9,8 +9,11 @@ import java.util.List;
  */
 public sealed interface KvEvent permits KvEvent.BlockStored, KvEvent.BlockRemoved, KvEvent.AllBlocksCleared {
 
-    /** The kv-cache spec kind vLLM gives full-attention groups, the only kind kvledger models. */
+    /** The kv-cache spec kind vLLM gives full-attention groups ({@code KVCacheSpecKind.FULL_ATTENTION}). */
     String FULL_ATTENTION = "full_attention";
+
+    /** The kv-cache spec kind vLLM gives sliding-window groups ({@code KVCacheSpecKind.SLIDING_WINDOW}). */
+    String SLIDING_WINDOW = "sliding_window";
 
     /** The event's tag on the wire: its class name in vLLM. */
     String tag();
@@ -18,15 +21,25 @@ public sealed interface KvEvent permits KvEvent.BlockStored, KvEvent.BlockRemove
     /**
      * Blocks became loadable in {@code medium}. Self-describing: each block's hash, the hash of the block
      * before the first ({@code null} at the start of a sequence), the tokens of all the blocks and the
-     * tokens per block, so a router can index them by token prefix.
+     * tokens per block, so a router can index them by token prefix. {@code groupIdx}, {@code kvCacheSpecKind}
+     * and {@code kvCacheSpecSlidingWindow} name the KV cache group, as vLLM's offloading connector fills them:
+     * the window in tokens for a sliding-window group, {@code null} for full attention.
      */
     record BlockStored(List<Long> blockHashes, Long parentBlockHash, List<Integer> tokenIds, int blockSize,
-                       Integer loraId, String medium, String loraName, Integer groupIdx, String kvCacheSpecKind)
+                       Integer loraId, String medium, String loraName, Integer groupIdx, String kvCacheSpecKind,
+                       Integer kvCacheSpecSlidingWindow)
             implements KvEvent {
 
         public BlockStored {
             blockHashes = List.copyOf(blockHashes);
             tokenIds = List.copyOf(tokenIds);
+        }
+
+        /** A full-attention event (no sliding window). */
+        public BlockStored(List<Long> blockHashes, Long parentBlockHash, List<Integer> tokenIds, int blockSize,
+                           Integer loraId, String medium, String loraName, Integer groupIdx, String kvCacheSpecKind) {
+            this(blockHashes, parentBlockHash, tokenIds, blockSize, loraId, medium, loraName, groupIdx, kvCacheSpecKind,
+                    null);
         }
 
         @Override

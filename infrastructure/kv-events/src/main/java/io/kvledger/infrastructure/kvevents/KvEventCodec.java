@@ -66,7 +66,8 @@ public final class KvEventCodec {
 
     /**
      * The written fields in order. Fields without a default in vLLM are always present; those with
-     * one ({@code extra_keys}, {@code group_idx}, {@code kv_cache_spec_kind}, ...) only when set. An
+     * one ({@code extra_keys}, {@code group_idx}, {@code kv_cache_spec_kind}, {@code kv_cache_spec_sliding_window})
+     * only when set. An
      * array has no gaps, so there an unset {@code extra_keys} before a set {@code group_idx} is nil.
      */
     private static Map<String, Object> fields(KvEvent event, KvEventEncoding encoding) {
@@ -85,8 +86,11 @@ public final class KvEventCodec {
             } else if (e.groupIdx() != null) {
                 f.put("group_idx", e.groupIdx());
             }
-            if (e.kvCacheSpecKind() != null) {
+            if (e.kvCacheSpecKind() != null || (encoding == KvEventEncoding.ARRAY && e.kvCacheSpecSlidingWindow() != null)) {
                 f.put("kv_cache_spec_kind", e.kvCacheSpecKind());
+            }
+            if (e.kvCacheSpecSlidingWindow() != null) {
+                f.put("kv_cache_spec_sliding_window", e.kvCacheSpecSlidingWindow());
             }
         } else if (event instanceof BlockRemoved e) {
             f.put("block_hashes", new Hashes(e.blockHashes()));
@@ -166,7 +170,8 @@ public final class KvEventCodec {
         String tag = array.get(0).asStringValue().asString();
         String[] names = switch (tag) {
             case "BlockStored" -> new String[] {"block_hashes", "parent_block_hash", "token_ids", "block_size",
-                "lora_id", "medium", "lora_name", "extra_keys", "group_idx", "kv_cache_spec_kind"};
+                "lora_id", "medium", "lora_name", "extra_keys", "group_idx", "kv_cache_spec_kind",
+                "kv_cache_spec_sliding_window"};
             case "BlockRemoved" -> new String[] {"block_hashes", "medium", "group_idx"};
             default -> new String[0];
         };
@@ -182,7 +187,7 @@ public final class KvEventCodec {
             case "BlockStored" -> new BlockStored(hashes(f.get("block_hashes")), hash(f.get("parent_block_hash")),
                     ints(f.get("token_ids")), f.get("block_size").asIntegerValue().toInt(), integer(f.get("lora_id")),
                     string(f.get("medium")), string(f.get("lora_name")), integer(f.get("group_idx")),
-                    string(f.get("kv_cache_spec_kind")));
+                    string(f.get("kv_cache_spec_kind")), integer(f.get("kv_cache_spec_sliding_window")));
             case "BlockRemoved" -> new BlockRemoved(hashes(f.get("block_hashes")), string(f.get("medium")),
                     integer(f.get("group_idx")));
             case "AllBlocksCleared" -> new AllBlocksCleared();

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Publishes an engine's steps to Micrometer: step latency, commands, events by type, rejections by
- * code, and gauges of live requests, jobs in flight, fences and CPU tier occupancy. Meters are looked
+ * code, and gauges of live requests, jobs in flight, fences and CPU tier occupancy; a grouped engine adds
+ * meters per KV cache group ({@link GroupMeters}). Meters are looked
  * up once and kept, so a step costs a few counter increments.
  *
  * <pre>{@code
@@ -35,6 +36,7 @@ public final class MicrometerStepListener implements StepListener {
     private final Map<Class<?>, Counter> eventsByType = new ConcurrentHashMap<>();
     private final Map<RejectionCode, Counter> rejectionsByCode = new EnumMap<>(RejectionCode.class);
     private volatile EngineState last;
+    private final GroupMeters groupMeters;
 
     public MicrometerStepListener(MeterRegistry registry, String engine) {
         this.registry = registry;
@@ -58,6 +60,7 @@ public final class MicrometerStepListener implements StepListener {
                 state -> state.fences().size());
         gauge("kvledger.tier.chunks", "chunks the CPU tier holds", state -> state.tier().size());
         gauge("kvledger.tier.capacity", "chunks the CPU tier can hold", state -> state.tier().capacity());
+        this.groupMeters = new GroupMeters(registry, engine);
     }
 
     @Override
@@ -72,6 +75,7 @@ public final class MicrometerStepListener implements StepListener {
             }
         }
         last = result.state();
+        groupMeters.onStep(result.events(), result.state());
     }
 
     private void gauge(String name, String help, java.util.function.ToDoubleFunction<EngineState> value) {

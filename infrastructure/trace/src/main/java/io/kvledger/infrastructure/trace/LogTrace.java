@@ -18,6 +18,7 @@ import io.kvledger.domain.event.StoreDeferred;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TransferAcknowledged;
+import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.infrastructure.log.LogEntry;
@@ -33,7 +34,8 @@ import java.util.List;
  * log tools' fold ({@link LogFold}, the domain's {@code EngineFold}); what the trace shows is the
  * change each event made: a request's state slices, its jobs as async slices from scheduling to
  * completion, instants for flushes, rejections, resets and evictions, and counters of the CPU tier,
- * jobs in flight and fenced blocks. Memory follows what is live (requests not yet settled, jobs in
+ * jobs in flight and fenced blocks; a grouped log adds counters by KV cache group ({@link GroupCounters}) and
+ * its window frees as instants on the request. Memory follows what is live (requests not yet settled, jobs in
  * flight), not the log's length.
  */
 public final class LogTrace implements AutoCloseable {
@@ -48,6 +50,7 @@ public final class LogTrace implements AutoCloseable {
     private final TraceClock clock = new TraceClock();
     private final Tracks tracks;
     private final TraceCounters counters;
+    private final GroupCounters groupCounters;
     private boolean open;
     private long events;
 
@@ -57,6 +60,7 @@ public final class LogTrace implements AutoCloseable {
         this.source = source;
         this.tracks = new Tracks(out, window);
         this.counters = new TraceCounters(out);
+        this.groupCounters = new GroupCounters(out);
     }
 
     /** Folds and shows one entry; {@code false} once past the window (the caller may stop reading). */
@@ -82,8 +86,10 @@ public final class LogTrace implements AutoCloseable {
         requests(entry, step, ts);
         instants(entry, step, ts);
         counters.changed(step, tracks.storesInFlight(), tracks.loadsInFlight());
+        groupCounters.changed(step);
         if (open) {
             counters.emit(ts);
+            groupCounters.emit(ts);
         }
         return true;
     }
@@ -177,7 +183,7 @@ public final class LogTrace implements AutoCloseable {
                 out.instant(ENGINE_PID, ENGINE_TID, "CommandRejected", ts, "t", fields);
             }
         } else if (event instanceof StoreDeferred || event instanceof PrefixMatchDeferred
-                || event instanceof TransferAcknowledged) {
+                || event instanceof TransferAcknowledged || event instanceof WindowBlocksFreed) {
             tracks.instantOnRequest(((RequestEvent) event).requestId(), entry.type(), ts, fields);
         }
     }

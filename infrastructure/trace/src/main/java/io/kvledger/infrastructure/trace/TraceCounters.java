@@ -78,23 +78,26 @@ final class TraceCounters {
         if (event instanceof EngineConfigured || event instanceof CacheReset || before == null) {
             return TierCounts.of(after.tier());
         }
-        List<String> keys;
-        if (event instanceof StoreJobScheduled e) {
-            keys = e.keys().flat();
-        } else if (event instanceof LoadJobScheduled e) {
-            keys = e.keys().flat();
-        } else if (event instanceof ChunksStored e) {
-            keys = e.keys();
-        } else if (event instanceof ChunksEvicted e) {
-            keys = e.keys();
-        } else if (event instanceof StoreJobCompleted e) {
-            keys = jobKeys(before, e.jobId());
-        } else if (event instanceof LoadJobCompleted e) {
-            keys = jobKeys(before, e.jobId());
-        } else {
-            keys = List.of();
-        }
+        List<String> keys = keysOf(event, before);
         return keys.isEmpty() ? tier : tier.changed(before.tier(), after.tier(), keys);
+    }
+
+    /** The tier chunks an event may change: those it names, or those of the job it ends. */
+    static List<String> keysOf(EngineEvent event, EngineState before) {
+        if (event instanceof StoreJobScheduled e) {
+            return e.keys().flat();
+        } else if (event instanceof LoadJobScheduled e) {
+            return e.keys().flat();
+        } else if (event instanceof ChunksStored e) {
+            return e.keys();
+        } else if (event instanceof ChunksEvicted e) {
+            return e.keys();
+        } else if (event instanceof StoreJobCompleted e) {
+            return jobKeys(before, e.jobId());
+        } else if (event instanceof LoadJobCompleted e) {
+            return jobKeys(before, e.jobId());
+        }
+        return List.of();
     }
 
     private static List<String> jobKeys(EngineState before, long jobId) {

@@ -1,7 +1,16 @@
 package io.kvledger.tests.cli;
 
+import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.LogEntry;
+import io.kvledger.infrastructure.log.MalformedLogException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Logs produced by {@code kvledger run} from the example scenarios, and corpus logs, for the log tools' tests. */
 final class LogFixtures {
@@ -18,6 +27,18 @@ final class LogFixtures {
             throw new IllegalStateException("kvledger run " + name + " exited " + run.exit() + ": " + run.stderr());
         }
         return log;
+    }
+
+    /** The events of a log, in order. */
+    static List<EngineEvent> events(Path log) throws IOException, MalformedLogException {
+        List<EngineEvent> events = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(log)) {
+            EventLogReader reader = new EventLogReader(in);
+            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                events.add(entry.event());
+            }
+        }
+        return events;
     }
 
     static Path resource(String name) throws URISyntaxException {

@@ -1,0 +1,42 @@
+package io.kvledger.domain.group;
+
+/**
+ * The group a chunk key names (contract section 7.1: a key names (group, prefix)). The engine's key of a
+ * chunk of group {@code g > 0} is the prefix hash followed by {@code /g<g>}; group 0's is the hash alone
+ * ({@code RequestState.key}). Tools that count by group (trace, metrics, KV events, fleet) read it back
+ * here instead of parsing keys each their own way.
+ */
+public final class GroupKeys {
+
+    private static final String MARK = "/g";
+
+    private GroupKeys() {
+    }
+
+    /**
+     * The group of {@code key} among {@code groups} ({@link Integer#MAX_VALUE} when the count is not known); 0 for
+     * a key without the mark or naming no such group.
+     */
+    public static int groupOf(String key, int groups) {
+        if (groups <= 1) {
+            return 0;
+        }
+        int mark = key.lastIndexOf(MARK);
+        if (mark < 0 || mark + MARK.length() == key.length()) {
+            return 0;
+        }
+        int digits = key.length() - mark - MARK.length();
+        if (digits > 9) {
+            return 0;
+        }
+        int g = 0;
+        for (int i = mark + MARK.length(); i < key.length(); i++) {
+            char digit = key.charAt(i);
+            if (digit < '0' || digit > '9') {
+                return 0;
+            }
+            g = g * 10 + (digit - '0');
+        }
+        return g < groups ? g : 0;
+    }
+}
