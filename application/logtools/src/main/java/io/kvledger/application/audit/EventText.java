@@ -1,6 +1,7 @@
 package io.kvledger.application.audit;
 
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.group.PerGroup;
 import java.lang.reflect.RecordComponent;
 import java.util.List;
 
@@ -36,9 +37,24 @@ public final class EventText {
             }
             String name = components[i].getName();
             text.append(i == 0 ? "" : ", ").append(name).append('=')
-                    .append(name.equals("keys") && value instanceof List<?> keys ? shortKeys(keys, keyName) : value);
+                    .append(name.equals("keys") ? keysText(value, keyName) : value);
         }
         return text.append('}').toString();
+    }
+
+    /** Keys shortened: one list for one group (as before groups), a list of lists for several. */
+    private static Object keysText(Object value, java.util.function.UnaryOperator<String> keyName) {
+        if (value instanceof PerGroup<?> perGroup) {
+            if (perGroup.groupCount() == 1) {
+                return shortKeys(perGroup.flat(), keyName);
+            }
+            StringBuilder text = new StringBuilder("[");
+            for (int g = 0; g < perGroup.groupCount(); g++) {
+                text.append(g == 0 ? "" : ", ").append(shortKeys(perGroup.group(g), keyName));
+            }
+            return text.append(']').toString();
+        }
+        return value instanceof List<?> keys ? shortKeys(keys, keyName) : value;
     }
 
     private static String shortKeys(List<?> keys, java.util.function.UnaryOperator<String> keyName) {
