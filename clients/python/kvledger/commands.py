@@ -44,3 +44,8 @@ def finish(request_id, reason="STOPPED"):
 
 def reset_cache():
     return {"cmd": "ResetCache"}
+
+
+def free_window_blocks(request_id, block_ids):
+    """Sliding-window blocks the host freed (vLLM's ``remove_skipped_blocks``): one list per KV cache group."""
+    return {"cmd": "FreeWindowBlocks", "requestId": request_id, "blockIds": list(block_ids)}

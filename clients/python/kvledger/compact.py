@@ -49,3 +49,7 @@ def finish(request_id, reason="STOPPED"):
 
 def reset_cache():
     return ["ResetCache"]
+
+
+def free_window_blocks(request_id, block_ids):
+    return ["FreeWindowBlocks", request_id, list(block_ids)]

@@ -48,6 +48,8 @@ class EngineConfigured(Event):
     release_policy: str = _f("releasePolicy", default="FENCE")
     max_offload_tokens: Optional[int] = _f("maxOffloadTokens", default=None)
     offload_prompt_only: bool = _f("offloadPromptOnly", default=False)
+    # KV cache groups (contract 7.1): written only when the config gives them, so a log without them reads as before.
+    groups: Optional[List[Dict[str, Any]]] = _f("groups", default=None, metadata={"omit_none": True})
 
     def config(self):
         """The config as a scenario's config line (and a hello) gives it."""
@@ -186,6 +188,13 @@ class RequestFinished(Event):
 
 
 @dataclass
+class WindowBlocksFreed(Event):
+    """Sliding-window blocks the host freed (contract 7.3): their entries are null from now on."""
+    request_id: str = _f("requestId", default="")
+    block_ids: List[Any] = _f("blockIds", default_factory=list)
+
+
+@dataclass
 class BlocksReleased(Event):
     """The host may free ``block_ids`` now."""
     request_id: str = _f("requestId", default="")
@@ -247,7 +256,7 @@ EVENT_TYPES = {cls.__name__: cls for cls in (
     EngineConfigured, RequestRegistered, PrefixMatched, PrefixMatchDeferred, BlocksAllocated, LoadJobScheduled,
     TokensComputed, TokensRejected, TokensAppended, StoreJobScheduled, StoreDeferred, StoreJobCompleted,
     LoadJobCompleted, TransferAcknowledged, ChunksStored, ChunksEvicted, FlushRequired, RequestPreempted,
-    RequestAborted, RequestFinished, BlocksReleased, CacheReset, CommandRejected)}
+    RequestAborted, RequestFinished, BlocksReleased, WindowBlocksFreed, CacheReset, CommandRejected)}
 _DECODERS = {name: _decoder(cls) for name, cls in EVENT_TYPES.items()}
 
 

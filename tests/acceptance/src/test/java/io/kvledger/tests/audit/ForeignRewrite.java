@@ -24,9 +24,7 @@ final class ForeignRewrite {
         for (LogEntry entry : entries) {
             ObjectNode line = entry.raw().deepCopy();
             if (line.get("keys") instanceof ArrayNode keys) {
-                for (int i = 0; i < keys.size(); i++) {
-                    keys.set(i, line.textNode(foreignKey(keys.get(i).textValue())));
-                }
+                rewriteKeys(line, keys);
             }
             if (line.path("jobId").isIntegralNumber()) {
                 line.put("jobId", foreignJob(line.get("jobId").longValue()));
@@ -42,6 +40,17 @@ final class ForeignRewrite {
             text.append(line).append('\n');
         }
         return text.toString();
+    }
+
+    /** A per-group {@code keys} field (contract 7.2) holds one list per group: each key is rewritten where it stands. */
+    private static void rewriteKeys(ObjectNode line, ArrayNode keys) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) instanceof ArrayNode groupKeys) {
+                rewriteKeys(line, groupKeys);
+            } else {
+                keys.set(i, line.textNode(foreignKey(keys.get(i).textValue())));
+            }
+        }
     }
 
     /**
