@@ -26,7 +26,7 @@ public final class Scheduler {
         StepResult step = ledger.step(commands);
         stores.addAll(step.storeJobs());
         for (BlocksReleased release : step.releases()) {
-            freed.addAll(release.blockIds());
+            freed.addAll(release.blockIds().flat()); // one KV cache group: its list; with groups, every group's in order
         }
         return step;
     }
