@@ -43,7 +43,7 @@ final class ForeignRewrite {
     }
 
     /** A per-group {@code keys} field (contract 7.2) holds one list per group: each key is rewritten where it stands. */
-    private static void rewriteKeys(ObjectNode line, ArrayNode keys) {
+    private static void rewriteKeys(ObjectNode line, ArrayNode keys) throws Exception {
         for (int i = 0; i < keys.size(); i++) {
             if (keys.get(i) instanceof ArrayNode groupKeys) {
                 rewriteKeys(line, groupKeys);
