@@ -7,6 +7,7 @@ import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.rules.AllocationTableRules;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
@@ -82,49 +83,10 @@ final class GroupedAllocation {
 
     /** A null entry only below {@code first_g(c + externalTokens)}; no block twice in the request; none still held. */
     private static void requireTableRules(EngineState state, RequestState request, AllocateBlocks command) {
-        EngineConfig config = state.config();
-        long reach = (long) request.computed() + command.externalTokens();
-        boolean exempt = request.status() == RequestStatus.WAITING || request.status() == RequestStatus.PREEMPTED;
-        Set<Integer> own = null;
-        for (int g = 0; g < config.groupCount(); g++) {
-            KvCacheGroup group = config.group(g);
-            List<Integer> ids = command.blockIds().group(g);
-            int base = request.table(g).size();
-            int first = group.firstInWindow(reach);
-            int gpuHitEntries = request.computed() / group.blockSize();
-            for (int i = 0; i < ids.size(); i++) {
-                Integer block = ids.get(i);
-                int position = base + i;
-                if (block == null) {
-                    if (position >= first) {
-                        throw Rejection.invalidArgument("blockIds[" + g + "][" + i + "] is null at position " + position
-                                + ", inside the window (first_g(" + reach + ") = " + first + ")");
-                    }
-                    continue;
-                }
-                if (own == null) {
-                    own = heldBy(request);
-                }
-                if (own.contains(block)) {
-                    throw Rejection.invalidArgument("block " + block + " is already in the tables of request " + request.requestId());
-                }
-                if (state.windowHolders(block) > 0 && !(exempt && position < gpuHitEntries)) {
-                    throw Rejection.invalidArgument("block " + block + " is still held by a sliding-window table of another request");
-                }
-            }
+        AllocationTableRules.Broken broken = AllocationTableRules.firstBroken(state, request, command);
+        if (broken != null) {
+            throw Rejection.invalidArgument(broken.reason());
         }
-    }
-
-    private static Set<Integer> heldBy(RequestState request) {
-        Set<Integer> held = new HashSet<>();
-        for (int g = 0; g < request.tableCount(); g++) {
-            for (Integer block : request.table(g)) {
-                if (block != null) {
-                    held.add(block);
-                }
-            }
-        }
-        return held;
     }
 
     /** As for one group: a WAITING or PREEMPTED request, the value of an unused match, its hit chunks ready. */

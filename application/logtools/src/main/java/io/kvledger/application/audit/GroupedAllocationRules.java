@@ -2,7 +2,7 @@ package io.kvledger.application.audit;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.domain.config.KvCacheGroup;
+import io.kvledger.domain.rules.AllocationTableRules;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
@@ -39,34 +39,10 @@ final class GroupedAllocationRules {
         if (request.status() == RequestStatus.LOADING) {
             return null;
         }
-        Set<Integer> own = new HashSet<>();
-        for (int g = 0; g < request.tableCount(); g++) {
-            for (Integer block : request.table(g)) {
-                if (block != null) {
-                    own.add(block);
-                }
-            }
+        AllocationTableRules.Broken broken = AllocationTableRules.firstBroken(before, request, command);
+        if (broken == null) {
+            return null;
         }
-        long reach = (long) request.computed() + command.externalTokens();
-        boolean exempt = request.status() == RequestStatus.WAITING || request.status() == RequestStatus.PREEMPTED;
-        for (int g = 0; g < config.groupCount(); g++) {
-            KvCacheGroup group = config.group(g);
-            List<Integer> ids = command.blockIds().group(g);
-            int base = request.table(g).size();
-            int first = group.firstInWindow(reach);
-            int gpuHitEntries = request.computed() / group.blockSize();
-            for (int i = 0; i < ids.size(); i++) {
-                Integer block = ids.get(i);
-                int position = base + i;
-                if (block == null) {
-                    if (position >= first) {
-                        return AuditCode.NULL_ENTRY_MISMATCH;
-                    }
-                } else if (own.contains(block) || (before.windowHolders(block) > 0 && !(exempt && position < gpuHitEntries))) {
-                    return AuditCode.BLOCK_STILL_HELD;
-                }
-            }
-        }
-        return null;
+        return broken.rule() == AllocationTableRules.Rule.NULL_INSIDE_WINDOW ? AuditCode.NULL_ENTRY_MISMATCH : AuditCode.BLOCK_STILL_HELD;
     }
 }
