@@ -46,9 +46,8 @@ final class AllocationDecision {
         }
     }
 
-    /** A load needs the value of an unused match whose chunks are still ready, then a table long enough. */
-    private static PrefixMatch requireLoadable(Emitter emitter, RequestState request, AllocateBlocks command,
-                                               EngineConfig config) {
+    /** A load is made by a WAITING or PREEMPTED request with the value of its unused match (one group or several). */
+    static PrefixMatch requireUnusedMatch(RequestState request, AllocateBlocks command) {
         String id = request.requestId();
         if (request.status() == RequestStatus.RUNNING) {
             throw Rejection.invalidState("a load needs a WAITING or PREEMPTED request; " + id + " is RUNNING");
@@ -58,6 +57,14 @@ final class AllocationDecision {
             throw Rejection.invalidState("externalTokens " + command.externalTokens() + " is not the value of an unused "
                     + "PrefixMatched of request " + id + (match == null ? " (there is none)" : " (" + match.externalTokens() + ")"));
         }
+        return match;
+    }
+
+    /** A load needs the value of an unused match whose chunks are still ready, then a table long enough. */
+    private static PrefixMatch requireLoadable(Emitter emitter, RequestState request, AllocateBlocks command,
+                                               EngineConfig config) {
+        String id = request.requestId();
+        PrefixMatch match = requireUnusedMatch(request, command);
         for (String key : request.keys(match.hitChunks().flat(), config.blocksPerChunk())) {
             if (!emitter.state().tier().isReady(key)) {
                 throw Rejection.invalidState("hit chunk " + key + " of request " + id + " is no longer ready in the CPU tier");

@@ -93,14 +93,7 @@ final class GroupedAllocation {
     private static PrefixMatch requireLoadable(Emitter emitter, RequestState request, AllocateBlocks command) {
         EngineConfig config = emitter.state().config();
         String id = request.requestId();
-        if (request.status() == RequestStatus.RUNNING) {
-            throw Rejection.invalidState("a load needs a WAITING or PREEMPTED request; " + id + " is RUNNING");
-        }
-        PrefixMatch match = request.pendingMatch();
-        if (match == null || match.externalTokens() != command.externalTokens()) {
-            throw Rejection.invalidState("externalTokens " + command.externalTokens() + " is not the value of an unused "
-                    + "PrefixMatched of request " + id + (match == null ? " (there is none)" : " (" + match.externalTokens() + ")"));
-        }
+        PrefixMatch match = AllocationDecision.requireUnusedMatch(request, command);
         for (int g = 0; g < match.hitChunks().groupCount(); g++) {
             for (int chunk : match.hitChunks().group(g)) {
                 String key = request.key(config, g, chunk);
