@@ -1,6 +1,7 @@
 """The capture connector against vLLM's connector API (the faithful stand-in of :mod:`tests.vllm_api`):
 every member of ``KVConnectorBase_V1`` and ``SupportsHMA`` reaches the wrapped connector or is the
-wrapper's own on purpose; failures are logged once and leave readable files; a hybrid model is refused."""
+wrapper's own on purpose; the wrapper is ``SupportsHMA``; failures are logged once and leave readable files.
+How a hybrid model's groups are recorded: :mod:`tests.test_capture_groups`."""
 
 import inspect
 import json
@@ -183,27 +184,13 @@ class FailuresTest(unittest.TestCase):
             self.assertIn("cannot copy get_num_new_matched_tokens", logged.records[0].getMessage())
 
 
-class GroupsTest(unittest.TestCase):
+class HybridMemoryAllocatorTest(unittest.TestCase):
 
-    def test_a_model_with_several_kv_cache_groups_is_refused_naming_them(self):
-        config = vllm_config(4, extra={"kvledger_inner_connector": "tests.vllm_standins:RecordedOffloadingConnector"})
-        hybrid = kv_cache_config(("FullAttentionSpec", ["model.layers.0.self_attn", "model.layers.2.self_attn"]),
-                                 ("SlidingWindowSpec", ["model.layers.1.self_attn", "model.layers.3.self_attn",
-                                                        "model.layers.5.self_attn"]))
-        for role in KVConnectorRole:
-            with self.subTest(role=role), self.assertLogs("kvledger_capture", level="ERROR"):
-                with self.assertRaises(ValueError) as refused:
-                    KvLedgerCaptureConnector(config, role, hybrid)
-                message = str(refused.exception)
-                self.assertIn("this model has 2", message)
-                self.assertIn("group 0: FullAttentionSpec, 2 layers (model.layers.0.self_attn, model.layers.2.self_attn)",
-                              message)
-                self.assertIn("group 1: SlidingWindowSpec, 3 layers (model.layers.1.self_attn, "
-                              "model.layers.3.self_attn, ...)", message)
-
-    def test_the_connector_is_not_hma_until_it_records_groups(self):
-        self.assertFalse(issubclass(KvLedgerCaptureConnector, SupportsHMA),
-                         "vLLM would run the hybrid allocator with a connector that records one group")
+    def test_the_connector_is_hma_so_vllm_keeps_its_hybrid_kv_cache_manager(self):
+        self.assertTrue(issubclass(KvLedgerCaptureConnector, SupportsHMA),
+                        "without SupportsHMA vLLM turns the hybrid KV cache manager off: not the engine the user runs")
+        self.assertEqual(set(), getattr(KvLedgerCaptureConnector, "__abstractmethods__", set()),
+                         "every abstract member of the base and of SupportsHMA is defined")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ signatures (parameter names and defaults) and the base's default behaviour are v
 file's own. ``test_connector_api`` lists every public member of the base by introspection, so a member added
 here that the capture connector neither delegates nor owns fails that test.
 
-``install()`` puts the module paths the capture connector imports (``vllm.logger`` and the base module)
-into ``sys.modules`` when vLLM itself is not importable.
+``install()`` puts the module paths the capture connector imports (``vllm.logger``, the base module, and
+the KV cache manager module of :mod:`tests.vllm_kv_cache`) into ``sys.modules`` when vLLM itself is not
+importable.
 """
 
 import enum
@@ -245,10 +246,13 @@ def install():
         return
     except ImportError:
         pass
+    from . import vllm_kv_cache
     this = sys.modules[__name__]
-    parts = BASE_PATH[:-3].split("/")
-    for i in range(1, len(parts)):
-        name = ".".join(parts[:i])
-        sys.modules.setdefault(name, types.ModuleType(name))
-    sys.modules[".".join(parts)] = this
-    sys.modules["vllm.logger"] = this
+    modules = {".".join(BASE_PATH[:-3].split("/")): this, "vllm.logger": this}
+    modules.update({name: vllm_kv_cache for name in vllm_kv_cache.MODULES})
+    for path, module in modules.items():
+        parts = path.split(".")
+        for i in range(1, len(parts)):
+            name = ".".join(parts[:i])
+            sys.modules.setdefault(name, types.ModuleType(name))
+        sys.modules[path] = module
