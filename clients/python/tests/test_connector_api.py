@@ -76,6 +76,7 @@ class BaseConformanceTest(unittest.TestCase):
                           "get_num_new_matched_tokens", "update_state_after_alloc", "build_connector_meta"},
                          set(KVConnectorBase_V1.__abstractmethods__))
         self.assertEqual({"request_finished_all_groups"}, set(SupportsHMA.__abstractmethods__))
+        self.assertEqual(["request_finished_all_groups"], public_members(SupportsHMA), "vLLM's SupportsHMA: one member")
 
     def test_every_member_of_the_base_reaches_the_wrapped_connector_or_is_the_wrappers_own(self):
         spy = _spy_class()
