@@ -19,7 +19,7 @@ class CapturedSequencesTest(unittest.TestCase):
 
     def test_every_recorded_sequence_replays_audits_and_diffs_as_expected(self):
         sequences = sorted(CALLS.glob("*.jsonl"))
-        self.assertGreaterEqual(len(sequences), 10)
+        self.assertGreaterEqual(len(sequences), 12)
         for calls in sequences:
             with self.subTest(sequence=calls.name), tempfile.TemporaryDirectory() as tmp:
                 expect = json.loads(calls.with_suffix(".expect.json").read_text())
