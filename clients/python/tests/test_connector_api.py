@@ -161,6 +161,20 @@ class FailuresTest(unittest.TestCase):
             commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()]
             self.assertEqual(["RegisterRequest", "MatchPrefix"] * 2, [c["cmd"] for c in commands[1:]])
 
+    def test_a_failure_at_the_first_record_is_logged_once_and_keeps_engine_configured(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            connector = self._scheduler(Path(tmp))
+            with self.assertLogs("kvledger_capture", level="ERROR") as logged:
+                connector._inner.answer = SimpleNamespace(load_jobs={}, store_jobs={}, jobs_to_flush=set())
+                connector.build_connector_meta(SimpleNamespace(
+                    scheduled_new_reqs=[], num_scheduled_tokens={"ghost": 1}, finished_req_ids=set(),
+                    scheduled_cached_reqs=SimpleNamespace(req_ids=["ghost"], new_block_ids=[([7],)])))
+                connector.shutdown()
+            self.assertEqual(1, len(logged.records), logged.output)
+            self.assertIn("up to seq 1", logged.records[0].getMessage())
+            events = [json.loads(line) for line in (Path(tmp) / "vllm-events.jsonl").read_text().splitlines()]
+            self.assertEqual(["EngineConfigured"], [e["type"] for e in events])
+
     def test_a_write_failure_is_logged_once_and_the_scheduler_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:
             connector = self._scheduler(Path(tmp))
