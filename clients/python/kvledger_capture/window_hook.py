@@ -5,12 +5,15 @@ vLLM's ``SingleTypeKVCacheManager.remove_skipped_blocks(request_id, total_comput
 attention window by the null block and gives them back to the block pool, which may hand them out again in
 the same step. The contract records that as ``FreeWindowBlocks`` (section 7.9); without it every recycled
 window block audits as ``BLOCK_STILL_HELD``. So in the scheduler role the capture wraps that method on the
-manager classes of ``vllm.v1.core.single_type_kv_cache_manager`` (the base and every subclass that defines
-its own) while a capture is open: the wrapper calls vLLM's method unchanged and reports which entries it
-turned into the null block, per group (``kv_cache_group_id``), to the open captures.
+manager classes of ``vllm.v1.core.single_type_kv_cache_manager`` that skip tokens (those whose
+``get_num_skipped_tokens`` is not the base's, e.g. ``SlidingWindowManager``; full attention is left alone)
+while a capture is open: the wrapper calls vLLM's method unchanged and reports which entries it turned into
+the null block, per group (``kv_cache_group_id``), to the open captures.
 
-Cost on the scheduler's thread: only the entries below the window (``get_num_skipped_tokens``) back to the
-first null one are looked at, the ones the method itself walks; a full-attention manager skips nothing.
+Cost on the scheduler's thread: a full-attention manager's call (it skips nothing) is passed through after
+one look at its class; a sliding-window one's after one look at the last entry below the window
+(``get_num_skipped_tokens``), unless that entry is to be freed: then the entries the method itself walks
+are copied before and compared after.
 """
 
 import functools
@@ -22,7 +25,6 @@ MODULE = "vllm.v1.core.single_type_kv_cache_manager"
 _listeners = []      # open scheduler-role captures: callables (manager, request_id, freed), where freed() gives
 #                      (group, block ids) or raises what went wrong (the capture stops, never the scheduler)
 _originals = {}      # class -> its own remove_skipped_blocks before the capture wrapped it
-_inside = threading.local()
 _lock = threading.Lock()
 
 
@@ -35,12 +37,19 @@ def install(listener):
     base = getattr(module, "SingleTypeKVCacheManager", None)
     if base is None:
         return False
+    noop = vars(base).get("get_num_skipped_tokens")
     with _lock:
-        for cls in [base] + _subclasses(base):
-            own = vars(cls).get("remove_skipped_blocks")
-            if own is not None and cls not in _originals:
-                _originals[cls] = own
-                setattr(cls, "remove_skipped_blocks", _wrap(own))
+        for cls in [base] + _subclasses(base):  # parents before their subclasses
+            if cls in _originals:
+                continue
+            skipping = getattr(cls, "get_num_skipped_tokens", None)
+            if skipping is not None and skipping is noop:
+                continue  # a manager that skips no token (full attention) frees nothing: its calls stay vLLM's own
+            resolved = getattr(cls, "remove_skipped_blocks", None)
+            if resolved is None or (hasattr(resolved, "__kvledger_original__") and "remove_skipped_blocks" not in vars(cls)):
+                continue  # inherits a wrapped method already
+            _originals[cls] = vars(cls).get("remove_skipped_blocks")  # None: the class inherited it
+            setattr(cls, "remove_skipped_blocks", _wrap(resolved, noop))
         _listeners.append(listener)
     return True
 
@@ -52,7 +61,10 @@ def uninstall(listener):
             _listeners.remove(listener)
         if not _listeners:
             for cls, own in _originals.items():
-                setattr(cls, "remove_skipped_blocks", own)
+                if own is None:
+                    delattr(cls, "remove_skipped_blocks")
+                else:
+                    setattr(cls, "remove_skipped_blocks", own)
             _originals.clear()
 
 
@@ -65,7 +77,7 @@ def _subclasses(cls):
 
 
 def _is_null(block):
-    return bool(getattr(block, "is_null", False)) or getattr(block, "block_id", None) == 0
+    return block.is_null if hasattr(block, "is_null") else block.block_id == 0
 
 
 def _tokens(args, kwargs):
@@ -77,15 +89,8 @@ def _tokens(args, kwargs):
     return None
 
 
-def _candidates(manager, request_id, tokens):
-    """The entries the call may free, with their positions: below the window, back to the first null one."""
-    blocks = getattr(manager, "req_to_blocks", {}).get(request_id)
-    if not blocks:
-        return ()
-    end = len(blocks)
-    skipped = getattr(manager, "get_num_skipped_tokens", None)
-    if skipped is not None and tokens is not None:
-        end = min(end, skipped(tokens) // manager.block_size)
+def _candidates(manager, request_id, blocks, end):
+    """The entries the call may free, with their positions: ``end - 1`` back to the first null one."""
     out = []
     for i in range(end - 1, -1, -1):
         if _is_null(blocks[i]):
@@ -95,22 +100,48 @@ def _candidates(manager, request_id, tokens):
     return out
 
 
-def _wrap(original):
+class _Inside(threading.local):
+    active = False   # inside a wrapped call (a subclass's method calling its base's)
+
+
+_INSIDE = _Inside()
+
+
+def _wrap(original, skips_nothing):
+    """vLLM's method, unchanged, and a report of what it freed. Most calls free nothing: a full-attention
+    manager skips no token (its ``get_num_skipped_tokens`` is the base's), and a sliding-window one only
+    frees when the last entry below the window is not yet null; both are found with a look or two."""
+    inside = _INSIDE
+
     @functools.wraps(original)
     def remove_skipped_blocks(self, request_id, *args, **kwargs):
-        if getattr(_inside, "active", False) or not _listeners:  # a subclass's call of its base's method
+        if not _listeners or inside.active:
             return original(self, request_id, *args, **kwargs)
         try:
-            before = _candidates(self, request_id, _tokens(args, kwargs))
+            skipped = getattr(type(self), "get_num_skipped_tokens", None)
+            if skipped is skips_nothing and skipped is not None:
+                return original(self, request_id, *args, **kwargs)
+            blocks = self.req_to_blocks.get(request_id)
+            if not blocks:
+                return original(self, request_id, *args, **kwargs)
+            end = len(blocks)
+            if skipped is not None:
+                tokens = args[0] if args else _tokens(args, kwargs)
+                end = min(end, skipped(self, tokens) // self.block_size)
+            if end <= 0:
+                return original(self, request_id, *args, **kwargs)
+            last = blocks[end - 1]
+            if last is getattr(self, "_null_block", None) or _is_null(last):
+                return original(self, request_id, *args, **kwargs)
+            before = _candidates(self, request_id, blocks, end)
         except Exception as e:  # reported to the captures, never raised to vLLM
             before = e
-        _inside.active = True
+        inside.active = True
         try:
             return original(self, request_id, *args, **kwargs)
         finally:
-            _inside.active = False
-            if before:
-                _report(self, request_id, before)
+            inside.active = False
+            _report(self, request_id, before)
     remove_skipped_blocks.__kvledger_original__ = original
     return remove_skipped_blocks
 

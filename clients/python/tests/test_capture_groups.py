@@ -163,6 +163,9 @@ class WindowHookTest(unittest.TestCase):
 
     def test_the_blocks_vllm_frees_outside_the_window_are_recorded_per_group(self):
         connector = _connector(self.tmp.name, self.kv_config)
+        self.assertTrue(hasattr(vllm_kv_cache.SlidingWindowManager.remove_skipped_blocks, "__kvledger_original__"))
+        self.assertFalse(hasattr(vllm_kv_cache.FullAttentionManager.remove_skipped_blocks, "__kvledger_original__"),
+                         "a manager that skips no token keeps vLLM's own method: nothing to hear, nothing to cost")
         connector.bind_gpu_block_pool(self.pool)
         self._running(connector)
         for manager in (self.full, self.sliding):   # the coordinator at 16 computed tokens, window 8
@@ -178,8 +181,9 @@ class WindowHookTest(unittest.TestCase):
         self._running(connector)
         self.sliding.remove_skipped_blocks("r", 16)
         self.assertEqual([], self._freed(connector))
-        self.assertFalse(hasattr(vars(vllm_kv_cache.SingleTypeKVCacheManager)["remove_skipped_blocks"],
-                                 "__kvledger_original__"), "the last capture closed gives vLLM its method back")
+        self.assertNotIn("remove_skipped_blocks", vars(vllm_kv_cache.SlidingWindowManager),
+                         "the last capture closed gives vLLM its method back")
+        self.assertFalse(hasattr(vllm_kv_cache.SlidingWindowManager.remove_skipped_blocks, "__kvledger_original__"))
 
     def test_a_model_of_one_full_attention_group_leaves_the_kv_cache_manager_alone(self):
         connector = _connector(self.tmp.name, kv_cache_config())
