@@ -183,8 +183,8 @@ class Translator:
                 self._complete(int(job_id), not failed)
         for rid in r.get("finished_sending", ()):
             req = self._requests.get(rid)
-            if req is not None and req.finished and req.held:
-                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))  # a delayed free ends
+            if req is not None and req.finished and req.held:  # a delayed free ends
+                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
                 req.held = False
 
     def _on_request_finished(self, r):
