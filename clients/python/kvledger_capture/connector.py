@@ -8,9 +8,10 @@ Load it in place of vLLM's ``OffloadingConnector``; it wraps one and changes not
                            "kv_connector_extra_config": {"block_size": 64, "num_cpu_blocks": 1000,
                                                          "kvledger_capture_dir": "/tmp/capture"}}'
 
-Every member of vLLM's ``KVConnectorBase_V1`` is defined here and hands the call to the wrapped connector
-(properties and class methods included: ``prefer_cross_layer_blocks``, ``requires_kv_delivery``, the stats
-and layout class methods answer as the offloading connector answers); only ``role`` is this wrapper's own
+Every member of vLLM's ``KVConnectorBase_V1`` and ``SupportsHMA`` is defined here and hands the call to the
+wrapped connector (properties and class methods included: ``prefer_cross_layer_blocks``,
+``requires_kv_delivery``, the stats and layout class methods answer as the offloading connector answers);
+only ``role`` is this wrapper's own
 (the role both were built with). There is no ``__getattr__``: with vLLM installed this class subclasses the
 base, so a member it did not define would be the base's default, not the offloading connector's.
 
@@ -20,23 +21,34 @@ writes ``commands.jsonl`` (a kvledger scenario) and ``vllm-events.jsonl`` (vLLM'
 log) into the capture folder. A failure there stops the capture with one ERROR through vLLM's logger and
 never reaches the scheduler.
 
-Written against vLLM's ``KVConnectorBase_V1`` at vllm-project/vllm 003df2961dd8830c317a61f9745ccd557da9fa06
-and the offloading connector with scheduler-assigned job ids (``OffloadingConnectorMetadata(load_jobs,
-store_jobs, jobs_to_flush)``, ``OffloadingWorkerMetadata.completed_jobs``; offloading/common.py @ 03f97cce04f1).
-One KV cache group is captured: a ``kv_cache_config`` with more is refused at construction, and the class is
-not ``SupportsHMA`` (docs/vllm-capture.md says why).
+Written against vLLM's ``KVConnectorBase_V1`` and ``SupportsHMA`` at vllm-project/vllm
+003df2961dd8830c317a61f9745ccd557da9fa06 and the offloading connector with scheduler-assigned job ids
+(``OffloadingConnectorMetadata(load_jobs, store_jobs, jobs_to_flush)``, ``OffloadingWorkerMetadata.completed_jobs``;
+offloading/common.py @ 03f97cce04f1).
+
+The class is ``SupportsHMA``, as the offloading connector is, so vLLM keeps its hybrid KV cache manager on:
+every KV cache group of the ``kv_cache_config`` is recorded (:mod:`kvledger_capture.groups`: the log's
+``groups``), the transfer specs' block ids are split per group (``group_sizes``), vLLM's null block is
+``null``, the KV cache manager's frees of sliding-window blocks are ``FreeWindowBlocks``
+(:mod:`kvledger_capture.window_hook`), and ``request_finished_all_groups`` reaches the wrapped connector.
+A group the contract has no kind for (Mamba, chunked local attention) is refused at construction.
 """
 
 import atexit
 import importlib
 
+from . import window_hook
+from .groups import blocks_per_chunk, describe, is_revision4
 from .records import Recorder
 from .writer import CaptureWriter, logger
 
-try:  # the real base class when vLLM is installed (the tests install a faithful stand-in)
+try:  # the real base classes when vLLM is installed (the tests install a faithful stand-in)
     from vllm.distributed.kv_transfer.kv_connector.v1.base import KVConnectorBase_V1 as _Base
+    from vllm.distributed.kv_transfer.kv_connector.v1.base import SupportsHMA as _HMA
+    _BASES = (_Base, _HMA)
 except ImportError:  # pragma: no cover - depends on the environment
     _Base = object
+    _BASES = (object,)
 
 
 def _role_name(role):
@@ -48,7 +60,7 @@ def _extra(vllm_config):
     return dict(getattr(transfer, "kv_connector_extra_config", None) or {})
 
 
-class KvLedgerCaptureConnector(_Base):
+class KvLedgerCaptureConnector(*_BASES):
     """vLLM's OffloadingConnector, with every scheduler-side call recorded for kvledger."""
 
     #: Base members this wrapper answers itself, and why (every other one reaches the wrapped connector).
@@ -57,19 +69,22 @@ class KvLedgerCaptureConnector(_Base):
     _inner_class = None   # the wrapped class, for the class methods vLLM calls without a config
 
     def __init__(self, vllm_config, role, kv_cache_config=None):
-        _refuse_several_groups(kv_cache_config)
+        extra = _extra(vllm_config)
+        config = _engine_config(vllm_config, extra, kv_cache_config)  # refuses what the log cannot say
         if _Base is not object:
             super().__init__(vllm_config, role, kv_cache_config)
-        extra = _extra(vllm_config)
         inner_class = _inner_class(extra)
         KvLedgerCaptureConnector._inner_class = inner_class
         self._inner = inner_class(vllm_config, role, kv_cache_config)
         self._writer = None
+        self._gpu_block_pool = None
         if _role_name(role) == "SCHEDULER":
             folder = extra.get("kvledger_capture_dir", "kvledger-capture")
-            self._writer = CaptureWriter(folder, _engine_config(vllm_config, extra))
+            self._writer = CaptureWriter(folder, config)
             self._recorder = Recorder()
-            atexit.register(self._writer.close)
+            atexit.register(self._close_capture)
+            if "groups" in config:
+                window_hook.install(self._window_blocks_freed)
 
     # --- answered as the wrapped connector answers ------------------------------------------------
 
@@ -175,12 +190,18 @@ class KvLedgerCaptureConnector(_Base):
         try:
             return self._inner.shutdown()
         finally:
-            if self._writer is not None:
-                self._writer.close()
+            self._close_capture()
+
+    def _close_capture(self):
+        """Stops listening to the KV cache manager, writes what is queued and closes the files. Idempotent."""
+        if self._writer is not None:
+            window_hook.uninstall(self._window_blocks_freed)
+            self._writer.close()
 
     # --- scheduler side: delegated, and recorded -------------------------------------------------------
 
     def bind_gpu_block_pool(self, gpu_block_pool):
+        self._gpu_block_pool = gpu_block_pool  # which KV cache manager's frees are this engine's
         return self._inner.bind_gpu_block_pool(gpu_block_pool)
 
     def on_new_request(self, request):
@@ -232,6 +253,17 @@ class KvLedgerCaptureConnector(_Base):
         self._record(lambda r: Recorder.evicted(events), "take_events")
         return events
 
+    def _window_blocks_freed(self, manager, request_id, freed):
+        """The KV cache manager of this engine (the one whose block pool vLLM bound) freed window blocks."""
+        pool = self._gpu_block_pool
+        if pool is not None and getattr(manager, "block_pool", pool) is not pool:
+            return
+
+        def make(recorder):
+            group, block_ids = freed()
+            return recorder.window_freed(request_id, group, block_ids) if block_ids else None
+        self._record(make, "remove_skipped_blocks")
+
     def _record(self, make, call):
         """Copies a call into a record for the writer; a failure stops the capture, never the scheduler."""
         writer = self._writer
@@ -246,23 +278,6 @@ class KvLedgerCaptureConnector(_Base):
             writer.put(record)
 
 
-def _refuse_several_groups(kv_cache_config):
-    """The log has one group until kvledger's groups reach the capture: a hybrid model is refused, by name."""
-    groups = list(getattr(kv_cache_config, "kv_cache_groups", None) or ())
-    if len(groups) <= 1:
-        return
-    described = []
-    for index, group in enumerate(groups):
-        spec = getattr(group, "kv_cache_spec", None)
-        layers = list(getattr(group, "layer_names", None) or ())
-        shown = ", ".join(layers[:2]) + (", ..." if len(layers) > 2 else "")
-        described.append("group %d: %s, %d layers (%s)" % (index, type(spec).__name__, len(layers), shown))
-    message = ("kvledger capture records one KV cache group; this model has %d: %s. Capture a model with one "
-               "group (docs/vllm-capture.md)" % (len(groups), "; ".join(described)))
-    logger.error(message)
-    raise ValueError(message)
-
-
 def _inner_class(extra):
     path = extra.get("kvledger_inner_connector")
     if path:
@@ -272,17 +287,28 @@ def _inner_class(extra):
     return OffloadingConnector
 
 
-def _engine_config(vllm_config, extra):
-    """The kvledger config of the captured engine, from vLLM's config and the connector's extra config."""
-    block_size = int(vllm_config.cache_config.block_size)
-    offloaded = int(extra.get("block_size", block_size))
-    config = {"gpuBlockSize": block_size,
-              "blocksPerChunk": max(1, offloaded // block_size),
-              "workers": int(getattr(vllm_config.parallel_config, "world_size", 1) or 1),
-              "cpuCapacityChunks": int(extra.get("kvledger_cpu_capacity_chunks", extra.get("num_cpu_blocks", 1024))),
-              "releasePolicy": "FENCE"}
+def _engine_config(vllm_config, extra, kv_cache_config):
+    """The kvledger config of the captured engine, from vLLM's config, its KV cache groups and the connector's
+    extra config; a group or geometry the contract cannot say is refused, logged at ERROR and raised."""
+    try:
+        groups = describe(kv_cache_config)
+        if is_revision4(groups):
+            block_size = int(vllm_config.cache_config.block_size)
+            offloaded = int(extra.get("block_size", block_size))
+            config = {"gpuBlockSize": block_size, "blocksPerChunk": max(1, offloaded // block_size)}
+        else:
+            offloaded = extra.get("block_size")
+            config = {"blocksPerChunk": blocks_per_chunk(groups, None if offloaded is None else int(offloaded))}
+    except ValueError as e:
+        logger.error("%s", e)
+        raise
+    config["workers"] = int(getattr(vllm_config.parallel_config, "world_size", 1) or 1)
+    config["cpuCapacityChunks"] = int(extra.get("kvledger_cpu_capacity_chunks", extra.get("num_cpu_blocks", 1024)))
+    config["releasePolicy"] = "FENCE"
     if extra.get("max_offload_tokens") is not None:
         config["maxOffloadTokens"] = int(extra["max_offload_tokens"])
     if extra.get("offload_prompt_only"):
         config["offloadPromptOnly"] = True
+    if not is_revision4(groups):
+        config["groups"] = groups
     return config

@@ -1,28 +1,47 @@
 """What the capture copies out of vLLM's objects on the scheduler's thread: small plain dicts.
 
 Only what is new since a request's last record is copied (its new output tokens and block hashes, never
-its whole sequence), and job ids and block ids of the metadata. The writer thread translates the records
-(:mod:`kvledger_capture.translate`).
+its whole sequence), and job ids and block ids of the metadata, one list per KV cache group. The writer
+thread translates the records (:mod:`kvledger_capture.translate`).
 """
 
 
+def _ints(values):
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    return [int(b) for b in values]
+
+
 def ids(spec):
-    """Block ids of a transfer spec (a GPU spec's ``block_ids``, a list or an array)."""
-    block_ids = getattr(spec, "block_ids", spec)
-    if hasattr(block_ids, "tolist"):
-        block_ids = block_ids.tolist()
-    return [int(b) for b in block_ids]
+    """Block ids of a transfer spec, one list per KV cache group.
+
+    vLLM's ``GPULoadStoreSpec`` lists the blocks of all groups in one ``block_ids``, group after group, and
+    says how many each group has in ``group_sizes``; a spec without ``group_sizes`` is one group's.
+    """
+    block_ids = _ints(getattr(spec, "block_ids", spec))
+    sizes = getattr(spec, "group_sizes", None)
+    if sizes is None:
+        return [block_ids]
+    sizes = _ints(sizes)
+    if sum(sizes) != len(block_ids):
+        raise ValueError("a transfer spec's group_sizes %s do not add up to its %d block ids" % (sizes, len(block_ids)))
+    out, start = [], 0
+    for size in sizes:
+        out.append(block_ids[start:start + size])
+        start += size
+    return out
 
 
-def group0(block_ids):
-    """Block ids of the first KV-cache group, from vLLM's tuple of per-group lists (or a flat list)."""
+def groups(block_ids):
+    """Block ids per KV cache group, from vLLM's ``KVCacheBlocks``, its tuple of per-group lists (a
+    ``new_block_ids`` entry is None when a group got nothing) or a flat list (one group's)."""
     if block_ids is None:
         return []
     if hasattr(block_ids, "get_block_ids"):
         block_ids = block_ids.get_block_ids()
-    if len(block_ids) and isinstance(block_ids[0], (list, tuple)):
-        return [int(b) for b in block_ids[0]]
-    return [int(b) for b in block_ids]
+    if len(block_ids) and (isinstance(block_ids[0], (list, tuple)) or block_ids[0] is None):
+        return [_ints(group or ()) for group in block_ids]
+    return [_ints(block_ids)]
 
 
 def hex_hash(block_hash):
@@ -53,7 +72,7 @@ class Recorder:
     def allocated(self, request, blocks, num_external_tokens):
         self._live[request.request_id] = request
         return {"call": "update_state_after_alloc", "request": self.snapshot(request),
-                "block_ids": group0(blocks) if num_external_tokens else [],
+                "block_ids": groups(blocks) if num_external_tokens else [],
                 "num_external_tokens": int(num_external_tokens)}
 
     def output(self, connector_output):
@@ -68,6 +87,11 @@ class Recorder:
     def finished(self, request, result):
         return {"call": "request_finished", "request": self.snapshot(request),
                 "result": [bool(result[0]) if result else False, None]}
+
+    @staticmethod
+    def window_freed(request_id, group, block_ids):
+        return {"call": "remove_skipped_blocks", "request_id": request_id, "group": int(group),
+                "block_ids": [int(b) for b in block_ids]}
 
     @staticmethod
     def evicted(events):
@@ -103,7 +127,7 @@ class Recorder:
             request = self._live.get(new.req_id)
             snap = self.snapshot(request) if request is not None else {
                 "request_id": new.req_id, "prompt_token_ids": list(new.prompt_token_ids or [])}
-            scheduled.append({"request": snap, "new": True, "block_ids": group0(new.block_ids)})
+            scheduled.append({"request": snap, "new": True, "block_ids": groups(new.block_ids)})
         cached = getattr(output, "scheduled_cached_reqs", None)
         if cached is not None:
             resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
@@ -113,7 +137,7 @@ class Recorder:
                 request = self._live.get(rid)
                 snap = self.snapshot(request) if request is not None else {"request_id": rid}
                 resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
-                blocks = group0(new_blocks[i]) if i < len(new_blocks) else []
+                blocks = groups(new_blocks[i]) if i < len(new_blocks) else []
                 scheduled.append({"request": snap, "resumed": resumed, "block_ids": blocks})
         record = {"call": "build_connector_meta", "scheduled": scheduled,
                   "num_scheduled_tokens": {k: int(v) for k, v in (output.num_scheduled_tokens or {}).items()},

@@ -7,19 +7,26 @@ on the scheduler thread) and a writer thread feeds them here. Every call record 
 
 Job ids are vLLM's own (its scheduler numbers jobs from 0 in scheduling order, like kvledger); keys
 in vLLM's log are vLLM's block hashes (hex), which kvledger's tools compare for equality only.
+
+With KV cache groups (:mod:`kvledger_capture.geometry`) a request has one table per group, block ids come
+one list per group, vLLM's null block is ``null``, and the KV cache manager's frees of sliding-window blocks
+(``remove_skipped_blocks``) are ``FreeWindowBlocks``.
 """
+
+from .geometry import Geometry
 
 STATUS_REASONS = {"FINISHED_STOPPED": "STOPPED", "FINISHED_LENGTH_CAPPED": "LENGTH"}
 
 
 class _Request:
-    __slots__ = ("prompt_len", "known", "computed", "table", "held", "hashes", "finished", "jobs")
+    __slots__ = ("prompt_len", "known", "computed", "tables", "held", "hashes", "finished", "jobs")
 
-    def __init__(self, prompt_len):
+    def __init__(self, prompt_len, groups):
         self.prompt_len = prompt_len
         self.known = prompt_len      # n as kvledger knows it
         self.computed = 0            # c as kvledger knows it
-        self.table = []              # block ids in table order (kept after a release, to place late stores)
+        self.tables = [[] for _ in range(groups)]  # per group, block ids in table order (None: null); kept after
+        #                                            a release, to place late stores
         self.held = False            # whether vLLM has not yet freed the table
         self.hashes = []             # vLLM's block hashes (hex), for keys
         self.finished = False
@@ -35,6 +42,7 @@ class Translator:
 
     def __init__(self, config):
         self.config = dict(config)
+        self.geometry = Geometry(self.config)
         self.block_size = self.config.get("gpuBlockSize", 16)
         self.per_chunk = self.config.get("blocksPerChunk", 1)
         self.workers = self.config.get("workers", 1)
@@ -49,7 +57,7 @@ class Translator:
         self._stale_below = 0
         self._awaiting_load = {}  # request id -> index in events just after its loading allocation
         self._awaiting_finish = {}  # request id -> index in events just after its RequestFinished/Aborted
-        self._event("EngineConfigured", **_full_config(self.config))
+        self._event("EngineConfigured", **self.geometry.engine_configured(self.config))
 
     # --- the calls -------------------------------------------------------------------------------
 
@@ -67,11 +75,15 @@ class Translator:
             reason = "TRANSFER_IN_FLIGHT" if req.jobs else "CHUNK_BEING_LOADED"
             self._event("PrefixMatchDeferred", requestId=rid, gpuHitTokens=gpu_hit, reason=reason)
             return
-        chunk = self.block_size * self.per_chunk
-        first = gpu_hit // chunk
-        last = (gpu_hit + hits) // chunk if hits else first
-        self._event("PrefixMatched", requestId=rid, gpuHitTokens=gpu_hit, externalTokens=hits,
-                    hitChunks=list(range(first, last)) if hits else [])
+        geometry = self.geometry
+        if not geometry.grouped:
+            chunk = self.block_size * self.per_chunk
+            first = gpu_hit // chunk
+            last = (gpu_hit + hits) // chunk if hits else first
+            hit_chunks = list(range(first, last)) if hits else []
+        else:  # vLLM names the hit in tokens only; its chunks per group are the contract's (7.5)
+            hit_chunks = geometry.shape(geometry.hit_chunks(gpu_hit, gpu_hit + hits) if hits else geometry.empty())
+        self._event("PrefixMatched", requestId=rid, gpuHitTokens=gpu_hit, externalTokens=hits, hitChunks=hit_chunks)
         req.computed = gpu_hit
 
     def _on_update_state_after_alloc(self, r):
@@ -81,7 +93,7 @@ class Translator:
         if external > 0:
             # The request now waits for its load and is not in this step's scheduler output: its blocks are
             # reported here, with the load's tokens.
-            self._allocate(rid, req, _tail(list(r["block_ids"]), req.table), external)
+            self._allocate(rid, req, _tail(self.geometry.lists(r["block_ids"]), req.tables), external)
             self._awaiting_load[rid] = len(self.events)
 
     @property
@@ -123,9 +135,9 @@ class Translator:
             self._event("RequestPreempted", requestId=rid)
             if flushed:
                 self._event("FlushRequired", jobIds=flushed, blockIds=self._job_blocks(flushed))
-            if req.table:
-                self._event("BlocksReleased", requestId=rid, blockIds=list(req.table))
-            req.table = []
+            if any(_held(req)):
+                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
+            req.tables = self.geometry.empty()
             req.held = False
             req.computed = 0
         # vLLM decides a step's stores together, after all of the step's scheduling; each is written right
@@ -137,12 +149,12 @@ class Translator:
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
             self._sync_tokens(sched["request"])
-            blocks = list(sched.get("block_ids", ()))
+            blocks = self.geometry.lists(sched.get("block_ids"))
             if sched.get("new") or sched.get("resumed"):
                 # A new or resumed request's data lists its whole table; report only what kvledger has not
                 # seen (a load's allocation was reported when vLLM made it).
-                blocks = _tail(blocks, req.table)
-            if blocks:
+                blocks = _tail(blocks, req.tables)
+            if any(blocks):
                 self._allocate(rid, req, blocks, 0)
             tokens = r["num_scheduled_tokens"].get(rid, 0)
             if tokens > 0:
@@ -166,13 +178,13 @@ class Translator:
         for job_id, count in sorted(r.get("completed_jobs", {}).items()):
             job = self._jobs.get(int(job_id))
             # A load into blocks the worker reported in get_block_ids_with_load_errors failed.
-            failed = job is not None and job[0] == "LoadJobScheduled" and bool(invalid.intersection(job[2]))
+            failed = job is not None and job[0] == "LoadJobScheduled" and bool(invalid.intersection(_flat(job[2])))
             for _ in range(count):
                 self._complete(int(job_id), not failed)
         for rid in r.get("finished_sending", ()):
             req = self._requests.get(rid)
-            if req is not None and req.finished and req.held:
-                self._event("BlocksReleased", requestId=rid, blockIds=list(req.table))  # a delayed free ends
+            if req is not None and req.finished and req.held:  # a delayed free ends
+                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
                 req.held = False
 
     def _on_request_finished(self, r):
@@ -193,8 +205,27 @@ class Translator:
         self._awaiting_finish[rid] = len(self.events)
         delay_free = bool(r.get("result", (False, None))[0])
         if req.held and not delay_free:
-            self._event("BlocksReleased", requestId=rid, blockIds=list(req.table))
+            if any(_held(req)):
+                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
             req.held = False
+
+    def _on_remove_skipped_blocks(self, r):
+        """vLLM's KV cache manager freed sliding-window blocks outside a running request's window: they become
+        null in its table, as vLLM replaces them with its null block (contract 7.3, 7.9)."""
+        rid = r["request_id"]
+        req = self._requests.get(rid)
+        if req is None:
+            raise ValueError("remove_skipped_blocks freed blocks of request %s, which the capture never saw" % rid)
+        group = int(r["group"])
+        freed = [int(b) for b in r["block_ids"]]
+        lists = self.geometry.empty()
+        lists[group] = freed
+        self._command("FreeWindowBlocks", requestId=rid, blockIds=self.geometry.shape(lists))
+        self._event("WindowBlocksFreed", requestId=rid, blockIds=self.geometry.shape(lists))
+        table = req.tables[group]
+        for block in freed:
+            if block in table:
+                table[table.index(block)] = None
 
     def _on_take_events(self, r):
         """Chunks the CPU tier evicted (vLLM's BlockRemoved events of medium CPU)."""
@@ -219,7 +250,7 @@ class Translator:
         req = self._requests.get(rid)
         if req is None:
             prompt = list(request["prompt_token_ids"])
-            req = self._requests[rid] = _Request(len(prompt))
+            req = self._requests[rid] = _Request(len(prompt), self.geometry.count)
             self._command("RegisterRequest", requestId=rid, promptTokens=prompt)
             self._event("RequestRegistered", requestId=rid, promptLength=len(prompt), promptTokens=prompt)
         req.hashes.extend(request.get("new_hashes", ()))
@@ -246,25 +277,33 @@ class Translator:
         req.computed = computed  # vLLM's own count (a finished load raised it)
 
     def _allocate(self, rid, req, blocks, external):
-        req.table.extend(blocks)
+        for table, added in zip(req.tables, blocks):
+            table.extend(added)
         req.held = True
-        self._command("AllocateBlocks", requestId=rid, blockIds=list(blocks), externalTokens=external)
-        self._event("BlocksAllocated", requestId=rid, blockIds=list(blocks), externalTokens=external)
+        shaped = self.geometry.shape(blocks)
+        self._command("AllocateBlocks", requestId=rid, blockIds=shaped, externalTokens=external)
+        self._event("BlocksAllocated", requestId=rid, blockIds=self.geometry.shape(blocks), externalTokens=external)
 
     def _schedule(self, job, event_type):
+        """A job of vLLM's transfer spec, its block ids split per group (``group_sizes``); each block's place in
+        its group's table names the chunk, the request's hashes its key."""
+        geometry = self.geometry
         rid = job["req_id"]
         req = self._requests.get(rid)
-        blocks = list(job["block_ids"])
-        table = req.table if req is not None else []
-        chunks = sorted({table.index(b) // self.per_chunk for b in blocks if b in table})
-        keys = [self._key(req, i) for i in chunks]
+        blocks = geometry.lists(job["block_ids"], nulls=False)
+        tables = req.tables if req is not None else geometry.empty()
+        chunks = [sorted({table.index(b) // self.per_chunk for b in group if b in table})
+                  for table, group in zip(tables, blocks)]
+        hashes = req.hashes if req is not None else []
+        keys = [[geometry.key(hashes, g, i) for i in group] for g, group in enumerate(chunks)]
         job_id = int(job["job_id"])
         self._jobs[job_id] = (event_type, rid, blocks, 0)
         self._next_job = max(self._next_job, job_id + 1)
         if req is not None:
             req.jobs.add(job_id)
-        self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=chunks, keys=keys, blockIds=blocks)
-        self._keys_of[job_id] = keys
+        self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=geometry.shape(chunks),
+                    keys=geometry.shape(keys), blockIds=geometry.shape(blocks))
+        self._keys_of[job_id] = _flat(keys)
 
     def _complete(self, job_id, success=True):
         self._command("CompleteTransfer", jobId=job_id, success=success)
@@ -311,18 +350,13 @@ class Translator:
                     awaiting[rid] = index + 1
 
     def _job_blocks(self, job_ids):
+        """A flush's blocks: each job's group by group (contract 7.7), each block once."""
         out = []
         for j in job_ids:
-            for b in self._jobs[j][2]:
+            for b in _flat(self._jobs[j][2]):
                 if b not in out:
                     out.append(b)
         return out
-
-    def _key(self, req, chunk):
-        index = (chunk + 1) * self.per_chunk - 1
-        if req is not None and index < len(req.hashes):
-            return req.hashes[index]
-        return "chunk-%d-unhashed" % chunk
 
     def _command(self, cmd, **fields):
         line = {"cmd": cmd}
@@ -337,13 +371,15 @@ class Translator:
         self.events.append(line)
 
 
-def _tail(blocks, table):
-    """The blocks of a whole table that a known table does not hold yet."""
-    return blocks[len(table):] if blocks[:len(table)] == table else blocks
+def _tail(blocks, tables):
+    """Per group, the blocks of a whole table that a known table does not hold yet."""
+    return [b[len(t):] if b[:len(t)] == t else b for b, t in zip(blocks, tables)]
 
 
-def _full_config(config):
-    full = {"gpuBlockSize": 16, "blocksPerChunk": 1, "workers": 1, "cpuCapacityChunks": 1024,
-            "releasePolicy": "FENCE", "maxOffloadTokens": None, "offloadPromptOnly": False}
-    full.update(config)
-    return full
+def _held(req):
+    """Per group, the blocks a request's tables hold: its non-null entries (frees made them null)."""
+    return [[b for b in table if b is not None] for table in req.tables]
+
+
+def _flat(lists):
+    return [b for group in lists for b in group]

@@ -35,7 +35,8 @@ class CaptureWriter:
         self._commands = open(os.path.join(folder, "commands.jsonl"), "w", encoding="utf-8")
         self._events = open(os.path.join(folder, "vllm-events.jsonl"), "w", encoding="utf-8")
         self._written = [0, 0]       # lines of the translator's lists already in the files
-        self._kept = [0, 0]          # lengths of those lists after the last record translated whole
+        # lengths of those lists after the last record translated whole (EngineConfigured is the first)
+        self._kept = [len(self.translator.commands), len(self.translator.events)]
         self._commands.write(json.dumps({"config": self.translator.config}) + "\n")
         self._drain()
         self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 from kvledger_capture.translate import Translator
 
 from . import support
-from .vllm_standins import replay
+from .vllm_replay import replay
 
 CALLS = Path(__file__).resolve().parent / "vllm_calls"
 
@@ -19,7 +19,7 @@ class CapturedSequencesTest(unittest.TestCase):
 
     def test_every_recorded_sequence_replays_audits_and_diffs_as_expected(self):
         sequences = sorted(CALLS.glob("*.jsonl"))
-        self.assertGreaterEqual(len(sequences), 8)
+        self.assertGreaterEqual(len(sequences), 12)
         for calls in sequences:
             with self.subTest(sequence=calls.name), tempfile.TemporaryDirectory() as tmp:
                 expect = json.loads(calls.with_suffix(".expect.json").read_text())
@@ -50,6 +50,31 @@ class CapturedSequencesTest(unittest.TestCase):
                 captured = support.read_log(vllm_log)
                 self.assertEqual("EngineConfigured", captured[0]["type"])
                 self.assertEqual(list(range(1, len(captured) + 1)), [e["seq"] for e in captured])
+                self.assertEqual(expect.get("groups"), captured[0].get("groups"), "the KV cache groups, as vLLM has them")
+                if "window_frees" in expect:
+                    self.assertEqual(expect["window_frees"],
+                                     [e["blockIds"] for e in captured if e["type"] == "WindowBlocksFreed"])
+
+    def test_without_the_kv_cache_managers_frees_a_recycled_window_block_is_still_held(self):
+        # The same hybrid run, the capture deaf to remove_skipped_blocks: block 11 goes to request q while
+        # request 0's sliding-window table still holds it, as far as the log can tell.
+        with tempfile.TemporaryDirectory() as tmp:
+            capture = Path(tmp) / "capture"
+            replay(CALLS / "hybrid_full_and_sliding_window.jsonl", capture, window_frees=False)
+            events = support.read_log(capture / "vllm-events.jsonl")
+            self.assertNotIn("WindowBlocksFreed", [e["type"] for e in events])
+            audit = support.cli("audit", capture / "vllm-events.jsonl", check=False)
+            self.assertEqual(1, audit.returncode, audit.stderr.decode())
+            self.assertIn("BLOCK_STILL_HELD", audit.stdout.decode())
+
+    def test_a_hybrid_models_finish_reaches_the_offloading_connector_with_every_groups_blocks(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            scheduler, _ = replay(CALLS / "hybrid_full_and_sliding_window.jsonl", Path(tmp) / "c")
+            inner = scheduler._inner
+            self.assertNotIn("request_finished", inner.calls, "vLLM calls an HMA connector's all-groups finish only")
+            self.assertEqual(4, inner.calls.count("request_finished_all_groups"))
+            # The KV cache manager's tables at the finish: the freed window entries are its null block (0).
+            self.assertEqual(([1, 2, 3, 4, 5], [0, 0, 13, 14, 15]), inner.finished_block_ids["0"])
 
 
 class ConnectorTest(unittest.TestCase):

@@ -1,6 +1,7 @@
 """The capture connector against vLLM's connector API (the faithful stand-in of :mod:`tests.vllm_api`):
 every member of ``KVConnectorBase_V1`` and ``SupportsHMA`` reaches the wrapped connector or is the
-wrapper's own on purpose; failures are logged once and leave readable files; a hybrid model is refused."""
+wrapper's own on purpose; the wrapper is ``SupportsHMA``; failures are logged once and leave readable files.
+How a hybrid model's groups are recorded: :mod:`tests.test_capture_groups`."""
 
 import inspect
 import json
@@ -75,6 +76,7 @@ class BaseConformanceTest(unittest.TestCase):
                           "get_num_new_matched_tokens", "update_state_after_alloc", "build_connector_meta"},
                          set(KVConnectorBase_V1.__abstractmethods__))
         self.assertEqual({"request_finished_all_groups"}, set(SupportsHMA.__abstractmethods__))
+        self.assertEqual(["request_finished_all_groups"], public_members(SupportsHMA), "vLLM's SupportsHMA: one member")
 
     def test_every_member_of_the_base_reaches_the_wrapped_connector_or_is_the_wrappers_own(self):
         spy = _spy_class()
@@ -159,6 +161,20 @@ class FailuresTest(unittest.TestCase):
             commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()]
             self.assertEqual(["RegisterRequest", "MatchPrefix"] * 2, [c["cmd"] for c in commands[1:]])
 
+    def test_a_failure_at_the_first_record_is_logged_once_and_keeps_engine_configured(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            connector = self._scheduler(Path(tmp))
+            with self.assertLogs("kvledger_capture", level="ERROR") as logged:
+                connector._inner.answer = SimpleNamespace(load_jobs={}, store_jobs={}, jobs_to_flush=set())
+                connector.build_connector_meta(SimpleNamespace(
+                    scheduled_new_reqs=[], num_scheduled_tokens={"ghost": 1}, finished_req_ids=set(),
+                    scheduled_cached_reqs=SimpleNamespace(req_ids=["ghost"], new_block_ids=[([7],)])))
+                connector.shutdown()
+            self.assertEqual(1, len(logged.records), logged.output)
+            self.assertIn("up to seq 1", logged.records[0].getMessage())
+            events = [json.loads(line) for line in (Path(tmp) / "vllm-events.jsonl").read_text().splitlines()]
+            self.assertEqual(["EngineConfigured"], [e["type"] for e in events])
+
     def test_a_write_failure_is_logged_once_and_the_scheduler_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:
             connector = self._scheduler(Path(tmp))
@@ -183,27 +199,13 @@ class FailuresTest(unittest.TestCase):
             self.assertIn("cannot copy get_num_new_matched_tokens", logged.records[0].getMessage())
 
 
-class GroupsTest(unittest.TestCase):
+class HybridMemoryAllocatorTest(unittest.TestCase):
 
-    def test_a_model_with_several_kv_cache_groups_is_refused_naming_them(self):
-        config = vllm_config(4, extra={"kvledger_inner_connector": "tests.vllm_standins:RecordedOffloadingConnector"})
-        hybrid = kv_cache_config(("FullAttentionSpec", ["model.layers.0.self_attn", "model.layers.2.self_attn"]),
-                                 ("SlidingWindowSpec", ["model.layers.1.self_attn", "model.layers.3.self_attn",
-                                                        "model.layers.5.self_attn"]))
-        for role in KVConnectorRole:
-            with self.subTest(role=role), self.assertLogs("kvledger_capture", level="ERROR"):
-                with self.assertRaises(ValueError) as refused:
-                    KvLedgerCaptureConnector(config, role, hybrid)
-                message = str(refused.exception)
-                self.assertIn("this model has 2", message)
-                self.assertIn("group 0: FullAttentionSpec, 2 layers (model.layers.0.self_attn, model.layers.2.self_attn)",
-                              message)
-                self.assertIn("group 1: SlidingWindowSpec, 3 layers (model.layers.1.self_attn, "
-                              "model.layers.3.self_attn, ...)", message)
-
-    def test_the_connector_is_not_hma_until_it_records_groups(self):
-        self.assertFalse(issubclass(KvLedgerCaptureConnector, SupportsHMA),
-                         "vLLM would run the hybrid allocator with a connector that records one group")
+    def test_the_connector_is_hma_so_vllm_keeps_its_hybrid_kv_cache_manager(self):
+        self.assertTrue(issubclass(KvLedgerCaptureConnector, SupportsHMA),
+                        "without SupportsHMA vLLM turns the hybrid KV cache manager off: not the engine the user runs")
+        self.assertEqual(set(), getattr(KvLedgerCaptureConnector, "__abstractmethods__", set()),
+                         "every abstract member of the base and of SupportsHMA is defined")
 
 
 if __name__ == "__main__":

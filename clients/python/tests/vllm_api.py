@@ -4,13 +4,16 @@ Written for these tests (vLLM cannot be installed here) from vLLM's own source, 
 ``vllm/distributed/kv_transfer/kv_connector/v1/base.py`` of vllm-project/vllm at commit
 003df2961dd8830c317a61f9745ccd557da9fa06, the newest version of that file the search tool's index holds (it
 has ``requires_kv_delivery`` of vllm-project/vllm#50297, ``has_pending_push_work``, ``bind_gpu_block_pool``,
-``on_new_request``, ``build_connector_worker_meta``; the release tags themselves could not be read). Names,
+``on_new_request``, ``build_connector_worker_meta``, and ``SupportsHMA``, whose one member is the abstract
+``request_finished_all_groups(request, block_ids)``, with ``supports_hma``; the release tag holding that commit
+could not be read: docs/vllm-capture.md says what is known). Names,
 signatures (parameter names and defaults) and the base's default behaviour are vLLM's; the bodies are this
 file's own. ``test_connector_api`` lists every public member of the base by introspection, so a member added
 here that the capture connector neither delegates nor owns fails that test.
 
-``install()`` puts the module paths the capture connector imports (``vllm.logger`` and the base module)
-into ``sys.modules`` when vLLM itself is not importable.
+``install()`` puts the module paths the capture connector imports (``vllm.logger``, the base module, and
+the KV cache manager module of :mod:`tests.vllm_kv_cache`) into ``sys.modules`` when vLLM itself is not
+importable.
 """
 
 import enum
@@ -245,10 +248,13 @@ def install():
         return
     except ImportError:
         pass
+    from . import vllm_kv_cache
     this = sys.modules[__name__]
-    parts = BASE_PATH[:-3].split("/")
-    for i in range(1, len(parts)):
-        name = ".".join(parts[:i])
-        sys.modules.setdefault(name, types.ModuleType(name))
-    sys.modules[".".join(parts)] = this
-    sys.modules["vllm.logger"] = this
+    modules = {".".join(BASE_PATH[:-3].split("/")): this, "vllm.logger": this}
+    modules.update({name: vllm_kv_cache for name in vllm_kv_cache.MODULES})
+    for path, module in modules.items():
+        parts = path.split(".")
+        for i in range(1, len(parts)):
+            name = ".".join(parts[:i])
+            sys.modules.setdefault(name, types.ModuleType(name))
+        sys.modules[path] = module

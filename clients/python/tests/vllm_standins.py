@@ -1,45 +1,26 @@
-"""Stand-ins for vLLM's scheduler-side objects, and a replayer of recorded call sequences through both roles.
+"""Stand-ins for vLLM's scheduler-side objects the capture reads, and vLLM's offloading connector as recorded.
 
-vLLM cannot be installed here, so the capture connector is driven by call sequences recorded as data
-(``vllm_calls/*.jsonl``, built from the scenarios of vLLM's own offloading-connector unit tests), on top of
-the faithful stand-in of vLLM's connector base (:mod:`tests.vllm_api`). Each line is one thing the engine does:
-
-- ``{"config": {...}}``: block sizes, world size, CPU blocks, async scheduling (first line);
-- ``{"add": ID, "prompt": [...]}``: a request enters the engine (``on_new_request``);
-- ``{"call": NAME, ...}``: the scheduler calls the connector (``get_num_new_matched_tokens``,
-  ``update_state_after_alloc``, ``build_connector_meta``, ``update_connector_output``,
-  ``request_finished``, ``reset_cache``, ``take_events``); what vLLM's OffloadingConnector returned is given
-  with it (``returns``, or the jobs of the metadata), so a stand-in inner connector answers exactly that;
-- ``{"sample": ID, "tokens": [...], "rejected": K}``: the engine appends sampled tokens and takes back
-  K rejected speculative tokens (``update_from_output``);
-- ``{"preempt": ID}``: the engine preempts a request (its computed tokens go to 0).
-
-Each step runs through a worker-role capture connector too, as vLLM's model runner drives it: the step's
-metadata goes through ``handle_preemptions``, ``bind_connector_metadata``, ``start_load_kv``,
-``wait_for_save``, ``clear_connector_metadata``; an ``update_connector_output`` line is what the worker
-reports through ``get_finished``, ``get_block_ids_with_load_errors`` (its ``invalid`` blocks) and
-``build_connector_worker_meta``, and the scheduler-role connector gets the ``KVConnectorOutput`` made of
-what the worker-role connector returned. So a member that did not reach the wrapped connector loses the
-completions, and the captured log shows it.
-
-After each ``build_connector_meta`` the engine adds the step's scheduled tokens to each request's
-``num_computed_tokens``; a request in an output's ``recving`` has its load's tokens computed (the GPU hit
-plus the loaded tokens, less one if that is the whole request), or only its GPU hit when its load failed.
+vLLM cannot be installed here: the capture connector is driven by recorded call sequences
+(:mod:`tests.vllm_replay`) on top of the faithful stand-in of vLLM's connector base (:mod:`tests.vllm_api`)
+and of its KV cache side (:mod:`tests.vllm_kv_cache`). This module has the objects vLLM hands the connector:
+``Request``, ``KVCacheBlocks``, the ``VllmConfig`` and ``KVCacheConfig`` parts read, the transfer jobs with
+their ``GPULoadStoreSpec`` (``block_ids`` of all groups, ``group_sizes``, ``block_indices``), and the
+offloading connector that answers what the recording says it answered.
 """
 
 import hashlib
 import json
 from types import SimpleNamespace
 
-from kvledger_capture.connector import KvLedgerCaptureConnector
-
-from .vllm_api import KVConnectorBase_V1, KVConnectorRole, SupportsHMA
+from . import vllm_kv_cache
+from .vllm_api import KVConnectorBase_V1, SupportsHMA
 
 INNER = "tests.vllm_standins:RecordedOffloadingConnector"
 
 
 class StandInRequest:
-    """The attributes of vLLM's ``Request`` the capture reads."""
+    """The attributes of vLLM's ``Request`` the capture reads; ``block_size`` is its hash unit (vLLM's
+    ``hash_block_size``: the block size, or with groups the greatest common divisor of theirs)."""
 
     def __init__(self, request_id, prompt, block_size):
         self.request_id = request_id
@@ -68,13 +49,21 @@ class StandInRequest:
 
 
 class StandInBlocks:
-    """``KVCacheBlocks``: one group of block ids."""
+    """``KVCacheBlocks``: block ids per group (a flat list is one group's)."""
 
     def __init__(self, block_ids):
-        self._ids = list(block_ids)
+        self._ids = per_group(block_ids)
 
     def get_block_ids(self):
-        return (list(self._ids),)
+        return tuple(list(group) for group in self._ids)
+
+
+def per_group(block_ids):
+    """A recording's block ids as one list per group (a flat list is one group's)."""
+    block_ids = list(block_ids or ())
+    if block_ids and isinstance(block_ids[0], list):
+        return [list(group) for group in block_ids]
+    return [block_ids]
 
 
 class RecordedOffloadingConnector(KVConnectorBase_V1, SupportsHMA):
@@ -91,6 +80,7 @@ class RecordedOffloadingConnector(KVConnectorBase_V1, SupportsHMA):
         self.worker_report = None      # what get_finished & co. answer, set by the replayer
         self.seen_metadata = []        # the metadata start_load_kv read, step by step
         self.flushed = []              # jobs_to_flush handle_preemptions got
+        self.finished_block_ids = {}   # request id -> the per-group block ids request_finished_all_groups got
 
     @property
     def prefer_cross_layer_blocks(self):
@@ -118,10 +108,11 @@ class RecordedOffloadingConnector(KVConnectorBase_V1, SupportsHMA):
         self.calls.append("update_connector_output")
 
     def request_finished(self, request, block_ids):
-        return self.request_finished_all_groups(request, (block_ids,))
+        return self._answer("request_finished")
 
     def request_finished_all_groups(self, request, block_ids):
-        return self._answer("request_finished")
+        self.finished_block_ids[request.request_id] = tuple(list(group) for group in block_ids)
+        return self._answer("request_finished_all_groups")
 
     def reset_cache(self):
         self.calls.append("reset_cache")
@@ -172,149 +163,32 @@ def vllm_config(block_size, world_size=1, async_scheduling=False, extra=None):
                                            is_kv_producer=True, is_kv_consumer=True))
 
 
-def kv_cache_config(*groups):
-    """``KVCacheConfig`` with its ``kv_cache_groups`` (default: one full-attention group)."""
+def kv_cache_config(*groups, block_size=4):
+    """``KVCacheConfig`` with its ``kv_cache_groups`` (default: one full-attention group of ``block_size``).
+
+    Each group is ``(spec class name, layer names)`` or ``(name, layers, options)``, options being the spec's
+    (``block_size``, ``sliding_window``, ``attention_chunk_size``) and ``is_eagle_group``.
+    """
     groups = groups or (("FullAttentionSpec", ["model.layers.0.self_attn"]),)
-    specs = [SimpleNamespace(kv_cache_spec=type(kind, (), {})(), layer_names=list(layers)) for kind, layers in groups]
-    return SimpleNamespace(kv_cache_groups=specs, num_blocks=1000)
+    specs = []
+    for group in groups:
+        kind, layers = group[0], group[1]
+        options = dict(group[2]) if len(group) > 2 else {}
+        eagle = bool(options.pop("is_eagle_group", False))
+        options.setdefault("block_size", block_size)
+        spec = vllm_kv_cache.SPECS[kind](**options)
+        specs.append(vllm_kv_cache.KVCacheGroupSpec(layers, spec, is_eagle_group=eagle))
+    return vllm_kv_cache.KVCacheConfig(num_blocks=1000, kv_cache_tensors=[], kv_cache_groups=specs)
 
 
-def _transfer_job(req_id, block_ids, gpu_is_source):
-    gpu = SimpleNamespace(block_ids=list(block_ids))
+def transfer_job(req_id, block_ids, gpu_is_source, block_indices=None):
+    """A ``TransferJob``: its GPU spec lists every group's blocks in one ``block_ids``, group after group, with
+    ``group_sizes`` and ``block_indices`` (each group's first table index) when the model has groups (vLLM's
+    ``GPULoadStoreSpec``)."""
+    lists = per_group(block_ids)
+    gpu = SimpleNamespace(block_ids=[b for group in lists for b in group])
+    if block_indices is not None:
+        gpu.group_sizes = [len(group) for group in lists]
+        gpu.block_indices = list(block_indices)
     cpu = SimpleNamespace(block_ids=[])
     return SimpleNamespace(req_id=req_id, src_spec=gpu if gpu_is_source else cpu, dst_spec=cpu if gpu_is_source else gpu)
-
-
-def replay(calls_path, capture_dir):
-    """Drives a capture connector pair through a recorded sequence; returns (scheduler, worker), closed."""
-    with open(calls_path, encoding="utf-8") as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    config = lines[0]["config"]
-    block_size = config["block_size"]
-    extra = {"block_size": config.get("offloaded_block_size", block_size),
-             "num_cpu_blocks": config.get("num_cpu_blocks", 100),
-             "kvledger_capture_dir": str(capture_dir), "kvledger_inner_connector": INNER}
-    vllm = vllm_config(block_size, config.get("world_size", 1), config.get("async_scheduling", False), extra)
-    scheduler = KvLedgerCaptureConnector(vllm, KVConnectorRole.SCHEDULER, kv_cache_config())
-    worker = KvLedgerCaptureConnector(vllm, KVConnectorRole.WORKER, kv_cache_config())
-    engine = _Engine(scheduler, worker, block_size)
-    for line in lines[1:]:
-        engine.do(line)
-    scheduler.shutdown()
-    worker.shutdown()
-    if scheduler._writer.error is not None:
-        raise AssertionError(scheduler._writer.error)
-    return scheduler, worker
-
-
-class _Engine:
-    """vLLM's engine around the two connectors: its scheduler's bookkeeping and its model runner's calls."""
-
-    def __init__(self, scheduler, worker, block_size):
-        self.scheduler, self.worker = scheduler, worker
-        self.inner, self.inner_worker = scheduler._inner, worker._inner
-        self.block_size = block_size
-        self.requests = {}
-        self.finished = set()
-
-    def do(self, line):
-        requests = self.requests
-        if "add" in line:
-            request = requests[line["add"]] = StandInRequest(line["add"], line["prompt"], self.block_size)
-            self.scheduler.on_new_request(request)
-        elif "sample" in line:
-            request = requests[line["sample"]]
-            request.append(line.get("tokens", []))
-            request.num_computed_tokens -= line.get("rejected", 0)
-        elif "preempt" in line:
-            request = requests[line["preempt"]]
-            request.num_computed_tokens = 0
-            request.status = SimpleNamespace(name="PREEMPTED")
-        else:
-            getattr(self, "_" + line["call"])(line)
-
-    def _get_num_new_matched_tokens(self, line):
-        self.inner.answer = tuple(line["returns"])
-        request = self.requests[line["req"]]
-        request.gpu_hit = line["num_computed_tokens"]
-        self.scheduler.get_num_new_matched_tokens(request, line["num_computed_tokens"])
-
-    def _update_state_after_alloc(self, line):
-        self.inner.answer = None
-        request = self.requests[line["req"]]
-        self.scheduler.update_state_after_alloc(request, StandInBlocks(line["blocks"]), line["num_external_tokens"])
-        if line["num_external_tokens"]:
-            request.status = SimpleNamespace(name="WAITING_FOR_REMOTE_KVS")
-            request.loading = request.gpu_hit + line["num_external_tokens"]
-            request.load_blocks = set(line["blocks"])
-
-    def _build_connector_meta(self, line):
-        output = _scheduler_output(line, self.requests)
-        meta = SimpleNamespace(
-            load_jobs={int(j): _transfer_job(r, b, False) for j, (r, b) in line.get("load_jobs", {}).items()},
-            store_jobs={int(j): _transfer_job(r, b, True) for j, (r, b) in line.get("store_jobs", {}).items()},
-            jobs_to_flush=set(line.get("flush", [])))
-        self.inner.answer = meta
-        built = self.scheduler.build_connector_meta(output)
-        assert built is meta, "the scheduler gets the offloading connector's own metadata"
-        for rid, tokens in line.get("scheduled", {}).items():  # the scheduler's _update_after_schedule
-            self.requests[rid].num_computed_tokens += tokens
-            self.requests[rid].status = SimpleNamespace(name="RUNNING")
-        # The model runner: flush before the forward pass, then the step's loads and stores.
-        self.worker.handle_preemptions(built)
-        self.worker.bind_connector_metadata(built)
-        assert self.worker.has_connector_metadata()
-        self.worker.start_load_kv(SimpleNamespace(no_compile_layers={}))
-        self.worker.wait_for_save()
-        self.worker.clear_connector_metadata()
-        assert self.inner_worker.seen_metadata[-1] is built, "the worker's offloading connector read this step's metadata"
-
-    def _update_connector_output(self, line):
-        self.inner_worker.worker_report = line
-        sending, recving = self.worker.get_finished(set(self.finished))
-        invalid = self.worker.get_block_ids_with_load_errors()
-        worker_meta = self.worker.build_connector_worker_meta()
-        self.inner_worker.worker_report = None
-        self.scheduler.update_connector_output(SimpleNamespace(
-            kv_connector_worker_meta=worker_meta, finished_sending=sending, finished_recving=recving,
-            invalid_block_ids=invalid, kv_connector_stats=None, kv_cache_events=None))
-        for rid in recving:  # the scheduler's _update_waiting_for_remote_kv
-            request = self.requests[rid]
-            if invalid & getattr(request, "load_blocks", set()):
-                request.num_computed_tokens = request.gpu_hit   # recompute what failed to load
-            else:
-                request.num_computed_tokens = min(request.loading, request.num_tokens - 1)
-
-    def _request_finished(self, line):
-        request = self.requests[line["req"]]
-        request.status = SimpleNamespace(name=line["status"])
-        self.inner.answer = tuple(line.get("returns", [False, None]))
-        self.scheduler.request_finished(request, [])
-        self.finished.add(line["req"])
-
-    def _reset_cache(self, line):
-        assert self.scheduler.reset_cache() is True
-
-    def _take_events(self, line):
-        """CPU blocks the offloading connector's manager dropped: hashes of a request's blocks, by index."""
-        request = self.requests[line["req"]]
-        hashes = [request.block_hashes[i] for i in line["removed_blocks"]]
-        self.inner.answer = [type("BlockRemoved", (), {"block_hashes": hashes, "medium": "CPU"})()]
-        self.scheduler.take_events()
-
-
-def _scheduler_output(line, requests):
-    new = [SimpleNamespace(req_id=rid, prompt_token_ids=requests[rid].prompt_token_ids, block_ids=(list(blocks),))
-           for rid, blocks in line.get("new", {}).items()]
-    cached_ids, cached_blocks, resumed = [], [], set()
-    for rid, data in line.get("cached", {}).items():
-        cached_ids.append(rid)
-        cached_blocks.append((list(data.get("blocks", [])),))
-        if data.get("resumed"):
-            resumed.add(rid)
-    return SimpleNamespace(
-        scheduled_new_reqs=new,
-        scheduled_cached_reqs=SimpleNamespace(req_ids=cached_ids, new_block_ids=cached_blocks, resumed_req_ids=resumed),
-        num_scheduled_tokens=dict(line.get("scheduled", {})),
-        preempted_req_ids=set(line.get("preempted", [])),
-        finished_req_ids=set(line.get("finished", [])))

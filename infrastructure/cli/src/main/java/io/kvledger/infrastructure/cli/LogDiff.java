@@ -20,7 +20,8 @@ import java.util.Set;
  * multiset per unit, or, when the second log says which scheduler step each event belongs to (a
  * {@code step} field, as captured logs have), per step: an engine decides a step's jobs together, after
  * all of the step's facts, so their order inside a step says nothing. Keys, which differ between
- * implementations, are compared by the first request chunk each log names them for.
+ * implementations, are compared by the first request chunk each log names them for (with KV cache groups,
+ * the request, group and chunk: contract 7.2's per-group {@code keys} and {@code chunkIndices}).
  */
 final class LogDiff {
 
@@ -92,8 +93,14 @@ final class LogDiff {
         if (keys == null || chunks == null || request == null || keys.size() != chunks.size()) {
             return;
         }
-        for (int i = 0; i < keys.size(); i++) {
-            keyNames.putIfAbsent(keys.get(i).asText(), request.asText() + "#" + chunks.get(i).asText());
+        boolean grouped = keys.size() > 0 && keys.get(0).isArray();
+        for (int g = 0; g < (grouped ? keys.size() : 1); g++) {
+            JsonNode groupKeys = grouped ? keys.get(g) : keys;
+            JsonNode groupChunks = grouped ? chunks.get(g) : chunks;
+            String prefix = request.asText() + (grouped ? "#g" + g : "") + "#";
+            for (int i = 0; i < Math.min(groupKeys.size(), groupChunks.size()); i++) {
+                keyNames.putIfAbsent(groupKeys.get(i).asText(), prefix + groupChunks.get(i).asText());
+            }
         }
     }
 
@@ -109,7 +116,13 @@ final class LogDiff {
 
     private JsonNode names(JsonNode keys) {
         ArrayNode out = EventJson.mapper().createArrayNode();
-        keys.forEach(key -> out.add(keyNames.getOrDefault(key.asText(), "key " + key.asText())));
+        keys.forEach(key -> {
+            if (key.isArray()) {
+                out.add(names(key)); // one group's keys
+            } else {
+                out.add(keyNames.getOrDefault(key.asText(), "key " + key.asText()));
+            }
+        });
         return out;
     }
 

@@ -92,6 +92,44 @@ class DiffCommandTest {
     }
 
     @Test
+    void groupedKeysAreComparedByTheRequestGroupAndChunkTheyFirstName() throws Exception {
+        Path scenario = Path.of(DiffCommandTest.class.getResource("/examples/11_full_and_sliding_window.jsonl").toURI());
+        Path grouped = dir.resolve("grouped.jsonl");
+        assertEquals(0, CliRun.of("run", scenario.toString(), "-o", grouped.toString()).exit());
+        // Another implementation's strings for the same (group, chunk): per-group keys and the flat ChunksStored.
+        List<ObjectNode> other = read(grouped);
+        for (ObjectNode event : other) {
+            if (event.has("keys")) {
+                event.set("keys", renamed(event.get("keys")));
+            }
+        }
+        CliRun agree = CliRun.of("diff", grouped.toString(), write("grouped-renamed.jsonl", other).toString());
+        assertEquals(0, agree.exit(), agree.stdout().toString());
+
+        // The same strings with group 0's and group 1's keys of the store swapped: other chunks.
+        List<ObjectNode> swapped = read(grouped);
+        ObjectNode store = swapped.get(indexOf(swapped, "StoreJobScheduled"));
+        ArrayNode keys = (ArrayNode) store.get("keys");
+        ArrayNode first = (ArrayNode) keys.get(0);
+        keys.set(0, keys.get(1));
+        keys.set(1, first);
+        CliRun differ = CliRun.of("diff", grouped.toString(), write("grouped-swapped.jsonl", swapped).toString());
+        assertEquals(1, differ.exit(), differ.stdout().toString());
+    }
+
+    private static ArrayNode renamed(JsonNode keys) {
+        ArrayNode out = EventJson.mapper().createArrayNode();
+        keys.forEach(k -> {
+            if (k.isArray()) {
+                out.add(renamed(k));
+            } else {
+                out.add("other-" + k.textValue());
+            }
+        });
+        return out;
+    }
+
+    @Test
     void aLogThatEndsEarlyOrCannotBeReadIsReported() throws Exception {
         List<ObjectNode> shorter = read(run).subList(0, events.size() - 2);
         CliRun early = CliRun.of("diff", run.toString(), write("short.jsonl", shorter).toString());
