@@ -16,6 +16,7 @@ machine: "before" is the client as it was (command dicts, a cycle-checking encod
 """
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -107,6 +108,34 @@ def summary(name, micros):
         name, statistics.fmean(micros), percentile(micros, 50), percentile(micros, 99))
 
 
+class PythonGcClock:
+    """Python's own collections, timed through ``gc.callbacks``: how much of a step they took."""
+
+    def __init__(self):
+        self.total = 0
+        self._start = 0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase, info):
+        if phase == "start":
+            self._start = time.perf_counter_ns()
+        else:
+            self.total += time.perf_counter_ns() - self._start
+
+
+GC_CLOCK = PythonGcClock()
+
+
+def tail(times):
+    """Where the slowest 1% of round trips went: each part's mean over those steps, against its median."""
+    cut = percentile(times["round"], 99)
+    slow = [i for i, r in enumerate(times["round"]) if r >= cut]
+    parts = ("encode", "step", "added", "gap", "decode", "pygc")
+    return "  the slowest 1%% (%d steps, >= %.0f us), mean us: %s" % (len(slow), cut, ", ".join(
+        "%s %.0f (p50 %.0f)" % (k, statistics.fmean(times[k][i] for i in slow), percentile(times[k], 50))
+        for k in parts))
+
+
 class Measured:
     """One server and its workload; ``step()`` runs and times one step."""
 
@@ -122,12 +151,13 @@ class Measured:
             self.ledger = Ledger.spawn(command=java + ["serve"])
         self.workload = DecodeWorkload(args.requests, builders)
         self.workload.observe(self.ledger.step(self.workload.warm_up()))
-        self.times = {k: [] for k in ("round", "encode", "wait", "decode", "step", "added", "full")}
+        self.times = {k: [] for k in ("round", "encode", "wait", "decode", "step", "added", "gap", "pygc", "full")}
         self.commands = self.answered = 0
 
     def step(self, measured, full_decode):
         step = self.workload.next_step()
         # Ledger.step, phase by phase: encode, send and wait for the answer line, decode.
+        gc_before = GC_CLOCK.total
         start = time.perf_counter_ns()
         data = self.encode({"step": step, "timing": True, "events": self.events}).encode("utf-8") + b"\n"
         encoded = time.perf_counter_ns()
@@ -143,10 +173,13 @@ class Measured:
             t, times = result.timing, self.times
             times["round"].append((end - start) / 1000.0)
             times["encode"].append((encoded - start) / 1000.0)
+            times["pygc"].append((GC_CLOCK.total - gc_before) / 1000.0)
             times["wait"].append((answered - encoded) / 1000.0)
             times["decode"].append((end - answered) / 1000.0)
             times["step"].append(t["stepNanos"] / 1000.0)
             times["added"].append((t["parseNanos"] + t["encodeNanos"]) / 1000.0)
+            # The wait less the server's own work: the transport both ways and each side's wake-up.
+            times["gap"].append((answered - encoded - t["parseNanos"] - t["stepNanos"] - t["encodeNanos"]) / 1000.0)
             self.commands += len(step)
             self.answered += len(result.raw_events)
             if full_decode:
@@ -171,8 +204,11 @@ class Measured:
         print(summary("  Python: encode the step", times["encode"]))
         print(summary("  send, server, answer line back (wall)", times["wait"]))
         print(summary("  Python: decode, read the host's groups", times["decode"]))
+        print(summary("    of it between the processes (wait - server)", times["gap"]))
+        print(summary("  of the round trip, Python's own collections", times["pygc"]))
         if times["full"]:
             print(summary("(extra) every event into dataclasses", times["full"]))
+        print(tail(times))
 
 
 def main():
@@ -188,11 +224,21 @@ def main():
                         help="commands as objects (kvledger.commands) or compact arrays (kvledger.compact)")
     parser.add_argument("--compare", action="store_true", help="before and after, side by side (see above)")
     parser.add_argument("--java-opts", default="-Xms1g -Xmx2g -XX:+UseParallelGC")
+    parser.add_argument("--server", action="append", metavar="NAME=JAR[,JAVA_OPTS]", default=[],
+                        help="servers side by side, a step on each in turn, each with compact commands and the"
+                             " grouped answer (repeat; JAVA_OPTS space-separated)")
     args = parser.parse_args()
 
     java = ["java"] + args.java_opts.split() + ["-jar", args.jar]
     with tempfile.TemporaryDirectory() as tmp:
-        if args.compare:
+        if args.server:
+            runs = []
+            for spec in args.server:
+                name, _, rest = spec.partition("=")
+                jar, _, opts = rest.partition(",")
+                runs.append(Measured(args, ["java"] + opts.split() + ["-jar", jar], tmp, name, compact, "grouped",
+                                     _encode))
+        elif args.compare:
             runs = [Measured(args, java, tmp, "before", commands, "all", _ENCODE_BEFORE),
                     Measured(args, java, tmp, "after", compact, "grouped", _encode)]
         else:
@@ -208,10 +254,12 @@ def main():
     print("load average %s" % " ".join("%.1f" % x for x in os.getloadavg()))
     for run in runs:
         run.report(args)
-    if args.compare:
-        before, after = (r.times["round"] for r in runs)
-        print("round trip after / before: p50 %.2f, p99 %.2f" % (
-            percentile(after, 50) / percentile(before, 50), percentile(after, 99) / percentile(before, 99)))
+    if len(runs) > 1:
+        first = runs[0].times["round"]
+        for run in runs[1:]:
+            other = run.times["round"]
+            print("round trip %s / %s: p50 %.2f, p99 %.2f" % (run.name, runs[0].name,
+                  percentile(other, 50) / percentile(first, 50), percentile(other, 99) / percentile(first, 99)))
 
 
 if __name__ == "__main__":
