@@ -28,7 +28,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kvledger import Ledger, StepResult, commands, compact, event_from_json  # noqa: E402
-from kvledger.client import _decode, _encode  # noqa: E402
+from kvledger.client import DEFAULT_SPIN, _decode, _encode  # noqa: E402
 
 BLOCK_SIZE = 16
 PROMPT = 64
@@ -139,14 +139,14 @@ def tail(times):
 class Measured:
     """One server and its workload; ``step()`` runs and times one step."""
 
-    def __init__(self, args, java, tmp, name, builders, events, encode):
+    def __init__(self, args, java, tmp, name, builders, events, encode, spin=None):
         self.events, self.encode, self.name = events, encode, name
         path = os.path.join(tmp, name + ".sock")
         self.server = None
         if args.transport == "socket":
             self.server = subprocess.Popen(java + ["serve", "--socket", path], stdin=subprocess.DEVNULL,
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.ledger = Ledger.connect(path, wait=120)
+            self.ledger = Ledger.connect(path, wait=120, spin=args.spin if spin is None else spin)
         else:
             self.ledger = Ledger.spawn(command=java + ["serve"])
         self.workload = DecodeWorkload(args.requests, builders)
@@ -206,6 +206,9 @@ class Measured:
         print(summary("  Python: decode, read the host's groups", times["decode"]))
         print(summary("    of it between the processes (wait - server)", times["gap"]))
         print(summary("  of the round trip, Python's own collections", times["pygc"]))
+        reader = self.ledger._reader
+        if hasattr(reader, "polled"):
+            print("  answers found polling: %d, slept for: %d" % (reader.polled, reader.slept))
         if times["full"]:
             print(summary("(extra) every event into dataclasses", times["full"]))
         print(tail(times))
@@ -224,9 +227,11 @@ def main():
                         help="commands as objects (kvledger.commands) or compact arrays (kvledger.compact)")
     parser.add_argument("--compare", action="store_true", help="before and after, side by side (see above)")
     parser.add_argument("--java-opts", default="-Xms1g -Xmx2g -XX:+UseParallelGC")
-    parser.add_argument("--server", action="append", metavar="NAME=JAR[,JAVA_OPTS]", default=[],
+    parser.add_argument("--spin", type=float, default=DEFAULT_SPIN,
+                        help="seconds the client polls for an answer before it sleeps (Ledger.connect's spin)")
+    parser.add_argument("--server", action="append", metavar="NAME=JAR[,JAVA_OPTS[,SPIN]]", default=[],
                         help="servers side by side, a step on each in turn, each with compact commands and the"
-                             " grouped answer (repeat; JAVA_OPTS space-separated)")
+                             " grouped answer (repeat; JAVA_OPTS space-separated; SPIN the client's, in seconds)")
     args = parser.parse_args()
 
     java = ["java"] + args.java_opts.split() + ["-jar", args.jar]
@@ -235,9 +240,10 @@ def main():
             runs = []
             for spec in args.server:
                 name, _, rest = spec.partition("=")
-                jar, _, opts = rest.partition(",")
+                jar, _, rest = rest.partition(",")
+                opts, _, spin = rest.partition(",")
                 runs.append(Measured(args, ["java"] + opts.split() + ["-jar", jar], tmp, name, compact, "grouped",
-                                     _encode))
+                                     _encode, float(spin) if spin else None))
         elif args.compare:
             runs = [Measured(args, java, tmp, "before", commands, "all", _ENCODE_BEFORE),
                     Measured(args, java, tmp, "after", compact, "grouped", _encode)]
