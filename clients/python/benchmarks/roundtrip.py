@@ -13,6 +13,13 @@ engine's step (what an in-process JVM host pays) and encoding the answer.
 ``--compare`` runs two servers side by side, a step on one then a step on the other, so both see the same
 machine: "before" is the client as it was (command dicts, a cycle-checking encoder, every event answered),
 "after" is what a host on the critical path uses now (compact commands, ``events: grouped``).
+
+``--server NAME[@SPIN]=JAR[,JAVA_OPTS]`` (repeated) interleaves servers the same way, each with compact
+commands and the grouped answer: two jars (a build before a change and after it), two JVM settings, or the
+client's polling (``Ledger.connect(spin=...)``) off and on. Each report ends with where the slowest 1% of
+round trips went: Python's encode, the engine's step, the server's parse and encode, the wait between the
+processes (the wait less the server's own times: transport and each side's wake-up), Python's decode, and
+Python's own collections within the round trip.
 """
 
 import argparse
@@ -229,7 +236,7 @@ def main():
     parser.add_argument("--java-opts", default="-Xms1g -Xmx2g -XX:+UseParallelGC")
     parser.add_argument("--spin", type=float, default=DEFAULT_SPIN,
                         help="seconds the client polls for an answer before it sleeps (Ledger.connect's spin)")
-    parser.add_argument("--server", action="append", metavar="NAME=JAR[,JAVA_OPTS[,SPIN]]", default=[],
+    parser.add_argument("--server", action="append", metavar="NAME[@SPIN]=JAR[,JAVA_OPTS]", default=[],
                         help="servers side by side, a step on each in turn, each with compact commands and the"
                              " grouped answer (repeat; JAVA_OPTS space-separated; SPIN the client's, in seconds)")
     args = parser.parse_args()
@@ -240,8 +247,8 @@ def main():
             runs = []
             for spec in args.server:
                 name, _, rest = spec.partition("=")
-                jar, _, rest = rest.partition(",")
-                opts, _, spin = rest.partition(",")
+                jar, _, opts = rest.partition(",")
+                name, _, spin = name.partition("@")
                 runs.append(Measured(args, ["java"] + opts.split() + ["-jar", jar], tmp, name, compact, "grouped",
                                      _encode, float(spin) if spin else None))
         elif args.compare:
