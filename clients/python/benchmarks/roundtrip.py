@@ -13,9 +13,17 @@ engine's step (what an in-process JVM host pays) and encoding the answer.
 ``--compare`` runs two servers side by side, a step on one then a step on the other, so both see the same
 machine: "before" is the client as it was (command dicts, a cycle-checking encoder, every event answered),
 "after" is what a host on the critical path uses now (compact commands, ``events: grouped``).
+
+``--server NAME[@SPIN]=JAR[,JAVA_OPTS]`` (repeated) interleaves servers the same way, each with compact
+commands and the grouped answer: two jars (a build before a change and after it), two JVM settings, or the
+client's polling (``Ledger.connect(spin=...)``) off and on. Each report ends with where the slowest 1% of
+round trips went: Python's encode, the engine's step, the server's parse and encode, the wait between the
+processes (the wait less the server's own times: transport and each side's wake-up), Python's decode, and
+Python's own collections within the round trip.
 """
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -27,7 +35,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kvledger import Ledger, StepResult, commands, compact, event_from_json  # noqa: E402
-from kvledger.client import _decode, _encode  # noqa: E402
+from kvledger.client import DEFAULT_SPIN, _decode, _encode  # noqa: E402
 
 BLOCK_SIZE = 16
 PROMPT = 64
@@ -107,27 +115,56 @@ def summary(name, micros):
         name, statistics.fmean(micros), percentile(micros, 50), percentile(micros, 99))
 
 
+class PythonGcClock:
+    """Python's own collections, timed through ``gc.callbacks``: how much of a step they took."""
+
+    def __init__(self):
+        self.total = 0
+        self._start = 0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase, info):
+        if phase == "start":
+            self._start = time.perf_counter_ns()
+        else:
+            self.total += time.perf_counter_ns() - self._start
+
+
+GC_CLOCK = PythonGcClock()
+
+
+def tail(times):
+    """Where the slowest 1% of round trips went: each part's mean over those steps, against its median."""
+    cut = percentile(times["round"], 99)
+    slow = [i for i, r in enumerate(times["round"]) if r >= cut]
+    parts = ("encode", "step", "added", "gap", "decode", "pygc")
+    return "  the slowest 1%% (%d steps, >= %.0f us), mean us: %s" % (len(slow), cut, ", ".join(
+        "%s %.0f (p50 %.0f)" % (k, statistics.fmean(times[k][i] for i in slow), percentile(times[k], 50))
+        for k in parts))
+
+
 class Measured:
     """One server and its workload; ``step()`` runs and times one step."""
 
-    def __init__(self, args, java, tmp, name, builders, events, encode):
+    def __init__(self, args, java, tmp, name, builders, events, encode, spin=None):
         self.events, self.encode, self.name = events, encode, name
         path = os.path.join(tmp, name + ".sock")
         self.server = None
         if args.transport == "socket":
             self.server = subprocess.Popen(java + ["serve", "--socket", path], stdin=subprocess.DEVNULL,
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.ledger = Ledger.connect(path, wait=120)
+            self.ledger = Ledger.connect(path, wait=120, spin=args.spin if spin is None else spin)
         else:
             self.ledger = Ledger.spawn(command=java + ["serve"])
         self.workload = DecodeWorkload(args.requests, builders)
         self.workload.observe(self.ledger.step(self.workload.warm_up()))
-        self.times = {k: [] for k in ("round", "encode", "wait", "decode", "step", "added", "full")}
+        self.times = {k: [] for k in ("round", "encode", "wait", "decode", "step", "added", "gap", "pygc", "full")}
         self.commands = self.answered = 0
 
     def step(self, measured, full_decode):
         step = self.workload.next_step()
         # Ledger.step, phase by phase: encode, send and wait for the answer line, decode.
+        gc_before = GC_CLOCK.total
         start = time.perf_counter_ns()
         data = self.encode({"step": step, "timing": True, "events": self.events}).encode("utf-8") + b"\n"
         encoded = time.perf_counter_ns()
@@ -143,10 +180,13 @@ class Measured:
             t, times = result.timing, self.times
             times["round"].append((end - start) / 1000.0)
             times["encode"].append((encoded - start) / 1000.0)
+            times["pygc"].append((GC_CLOCK.total - gc_before) / 1000.0)
             times["wait"].append((answered - encoded) / 1000.0)
             times["decode"].append((end - answered) / 1000.0)
             times["step"].append(t["stepNanos"] / 1000.0)
             times["added"].append((t["parseNanos"] + t["encodeNanos"]) / 1000.0)
+            # The wait less the server's own work: the transport both ways and each side's wake-up.
+            times["gap"].append((answered - encoded - t["parseNanos"] - t["stepNanos"] - t["encodeNanos"]) / 1000.0)
             self.commands += len(step)
             self.answered += len(result.raw_events)
             if full_decode:
@@ -171,8 +211,14 @@ class Measured:
         print(summary("  Python: encode the step", times["encode"]))
         print(summary("  send, server, answer line back (wall)", times["wait"]))
         print(summary("  Python: decode, read the host's groups", times["decode"]))
+        print(summary("    of it between the processes (wait - server)", times["gap"]))
+        print(summary("  of the round trip, Python's own collections", times["pygc"]))
+        reader = self.ledger._reader
+        if hasattr(reader, "polled"):
+            print("  answers found polling: %d, slept for: %d" % (reader.polled, reader.slept))
         if times["full"]:
             print(summary("(extra) every event into dataclasses", times["full"]))
+        print(tail(times))
 
 
 def main():
@@ -188,11 +234,24 @@ def main():
                         help="commands as objects (kvledger.commands) or compact arrays (kvledger.compact)")
     parser.add_argument("--compare", action="store_true", help="before and after, side by side (see above)")
     parser.add_argument("--java-opts", default="-Xms1g -Xmx2g -XX:+UseParallelGC")
+    parser.add_argument("--spin", type=float, default=DEFAULT_SPIN,
+                        help="seconds the client polls for an answer before it sleeps (Ledger.connect's spin)")
+    parser.add_argument("--server", action="append", metavar="NAME[@SPIN]=JAR[,JAVA_OPTS]", default=[],
+                        help="servers side by side, a step on each in turn, each with compact commands and the"
+                             " grouped answer (repeat; JAVA_OPTS space-separated; SPIN the client's, in seconds)")
     args = parser.parse_args()
 
     java = ["java"] + args.java_opts.split() + ["-jar", args.jar]
     with tempfile.TemporaryDirectory() as tmp:
-        if args.compare:
+        if args.server:
+            runs = []
+            for spec in args.server:
+                name, _, rest = spec.partition("=")
+                jar, _, opts = rest.partition(",")
+                name, _, spin = name.partition("@")
+                runs.append(Measured(args, ["java"] + opts.split() + ["-jar", jar], tmp, name, compact, "grouped",
+                                     _encode, float(spin) if spin else None))
+        elif args.compare:
             runs = [Measured(args, java, tmp, "before", commands, "all", _ENCODE_BEFORE),
                     Measured(args, java, tmp, "after", compact, "grouped", _encode)]
         else:
@@ -208,10 +267,12 @@ def main():
     print("load average %s" % " ".join("%.1f" % x for x in os.getloadavg()))
     for run in runs:
         run.report(args)
-    if args.compare:
-        before, after = (r.times["round"] for r in runs)
-        print("round trip after / before: p50 %.2f, p99 %.2f" % (
-            percentile(after, 50) / percentile(before, 50), percentile(after, 99) / percentile(before, 99)))
+    if len(runs) > 1:
+        first = runs[0].times["round"]
+        for run in runs[1:]:
+            other = run.times["round"]
+            print("round trip %s / %s: p50 %.2f, p99 %.2f" % (run.name, runs[0].name,
+                  percentile(other, 50) / percentile(first, 50), percentile(other, 99) / percentile(first, 99)))
 
 
 if __name__ == "__main__":

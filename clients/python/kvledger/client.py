@@ -2,6 +2,7 @@
 
 import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -12,6 +13,9 @@ from .errors import ConnectionClosedError, KvLedgerError, ServerStartError, erro
 from .events import Hello, StepResult
 
 PROTOCOL = 1
+
+# Off by default: on a busy machine polling cost more than it saved (docs/python.md, "Waiting for answers").
+DEFAULT_SPIN = 0.0
 
 # No cycle check: a request is plain data the client built (a fifth less time encoding a 256-request step).
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
@@ -45,13 +49,14 @@ class Ledger:
             raise
 
     @classmethod
-    def connect(cls, path, config=None, timeout=None, wait=0.0, client="kvledger-python"):
+    def connect(cls, path, config=None, timeout=None, wait=0.0, client="kvledger-python", spin=DEFAULT_SPIN):
         """Connects to ``kvledger serve --socket PATH``.
 
         ``config`` (a dict as a scenario's config line gives it) opens the server's engine with it if the
         server has none yet, and must otherwise equal the engine's (:class:`ConfigMismatchError`).
         ``wait`` is how many seconds to keep trying while the socket is missing or refuses (a server still
-        starting); ``timeout`` bounds each read and write.
+        starting); ``timeout`` bounds each read and write. ``spin`` is how many seconds to poll for an
+        answer before sleeping until it comes (default 0: sleep at once); see :class:`SocketLines`.
         """
         deadline = time.monotonic() + wait
         while True:
@@ -68,13 +73,10 @@ class Ledger:
             except OSError as e:
                 sock.close()
                 raise ConnectionClosedError("cannot connect to %s: %s" % (path, e)) from e
-        reader = sock.makefile("rb", buffering=1 << 16)
+        reader = SocketLines(sock, spin)
 
         def closer():
-            try:
-                reader.close()
-            finally:
-                sock.close()
+            sock.close()
 
         return cls(reader, sock.sendall, closer, config, client)
 
@@ -224,6 +226,54 @@ def start_socket_server(path, jar=None, java=None, args=(), timeout=60.0):
         time.sleep(0.02)
     process.stderr_file = stderr
     return process
+
+
+class SocketLines:
+    """The server's answers on a socket, a line at a time.
+
+    With ``spin`` > 0 a read first polls the socket for up to that many seconds, then sleeps in a blocking
+    receive: the answer to a step comes within a few milliseconds, and a thread that sleeps for it leaves
+    its CPU idle, which a virtual machine may be slow to wake. On a busy machine the polling only takes
+    CPU from others, so it is off by default. The socket's timeout, if any, bounds the blocking receive.
+    """
+
+    def __init__(self, sock, spin=DEFAULT_SPIN):
+        self._sock = sock
+        self._spin_ns = int(spin * 1e9)
+        self._buffer = bytearray()
+        self._poller = select.poll()
+        self._poller.register(sock, select.POLLIN)  # readable, closed or reset: recv then says which
+        self.polled = 0      # receives that found the answer while polling
+        self.slept = 0       # receives that slept for it
+
+    def readline(self):
+        """The next line with its newline; at the end of the stream what is left (``b""`` when nothing)."""
+        buffer, scanned = self._buffer, 0
+        while True:
+            end = buffer.find(b"\n", scanned)
+            if end >= 0:
+                line = bytes(buffer[:end + 1])
+                del buffer[:end + 1]
+                return line
+            scanned = len(buffer)
+            chunk = self._receive()
+            if not chunk:
+                line = bytes(buffer)
+                buffer.clear()
+                return line
+            buffer += chunk
+
+    def _receive(self):
+        if self._spin_ns > 0:
+            poll, deadline = self._poller.poll, time.perf_counter_ns() + self._spin_ns
+            while not poll(0):
+                if time.perf_counter_ns() >= deadline:
+                    self.slept += 1
+                    return self._sock.recv(1 << 16)
+            self.polled += 1
+        else:
+            self.slept += 1
+        return self._sock.recv(1 << 16)
 
 
 class _ProcessReader:

@@ -27,6 +27,12 @@ final class RequestReader {
 
     /** @param config the open engine's config ({@code null} before a hello opened one): it shapes per-group fields */
     static Request read(byte[] line, int length, EngineConfig config) throws ProtocolException {
+        Request.Step streamed = StreamedStepReader.read(line, length, config);
+        return streamed != null ? streamed : readTree(line, length, config);
+    }
+
+    /** The general reader: the line's tree, every refusal from it (a step the streamed reader read gives the same). */
+    static Request readTree(byte[] line, int length, EngineConfig config) throws ProtocolException {
         JsonNode node;
         try {
             node = MAPPER.readTree(line, 0, length);

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.serve;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.LedgerStore;
 import io.kvledger.application.StepListener;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
@@ -142,12 +143,21 @@ final class ServedEngine implements AutoCloseable {
     }
 
     private void open(Optional<EngineConfig> config) {
-        KvLedger.Builder builder = store == null ? KvLedger.builder() : FileStores.builder(store);
+        KvLedger.Builder builder = store == null ? KvLedger.builder().store(withoutStore()) : FileStores.builder(store);
         config.ifPresent(builder::config);
         listeners.forEach(builder::listener);
         ledger = builder.build();
         lastSeq = store == null ? 1 : store.lastSeq();
         openConfig = ledger.state().config();
+    }
+
+    /**
+     * Where a server without {@code --store} keeps its events: nowhere. Nothing reads them back (the answers
+     * carry them); kept in memory they grew the heap by every step's events (about 40 KB a 256-request step),
+     * which each young collection copied on into the old generation, longer every time.
+     */
+    static LedgerStore withoutStore() {
+        return LedgerStore.discarding();
     }
 
     /**
