@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,7 +77,7 @@ class ParseAheadToolsTest {
         Files.write(torn, Arrays.copyOf(bytes, bytes.length - 7));
         files.add(torn);
         Path cut = dir.resolve("cut-" + seed + ".jsonl.gz");
-        byte[] gzipped = gzip(bytes);
+        byte[] gzipped = ParseAheadTest.gzip(bytes);
         Files.write(cut, Arrays.copyOf(gzipped, gzipped.length * 2 / 3));
         files.add(cut);
         return files;
@@ -130,13 +129,5 @@ class ParseAheadToolsTest {
                 args.toArray(String[]::new));
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
         return log;
-    }
-
-    private static byte[] gzip(byte[] bytes) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(bytes);
-        }
-        return out.toByteArray();
     }
 }
