@@ -29,9 +29,14 @@ public final class KvLedgerCli implements Runnable {
 
     /** Runs the command line in this process, writing to the given streams; returns the exit code. */
     public static int execute(OutputStream out, PrintStream err, String... args) {
+        return execute(out, err, false, args);
+    }
+
+    /** @param wholeTree build every command's model, not only the one {@code args} names (for comparing the two) */
+    static int execute(OutputStream out, PrintStream err, boolean wholeTree, String... args) {
         Cli.redirect(out, err);
         try {
-            CommandLine commandLine = new CommandLine(new KvLedgerCli())
+            CommandLine commandLine = (wholeTree ? new CommandLine(new KvLedgerCli()) : OneCommandCli.commandLine(args))
                     .setOut(Output.stdout().printWriter())
                     .setErr(new PrintWriter(err, true))
                     .setExecutionExceptionHandler((e, cmd, parsed) -> Cli.failure(e));

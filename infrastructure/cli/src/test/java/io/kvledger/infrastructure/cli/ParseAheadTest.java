@@ -135,7 +135,8 @@ class ParseAheadTest {
         return log;
     }
 
-    private static byte[] gzip(byte[] bytes) throws IOException {
+    /** The bytes gzip-compressed (ParseAheadToolsTest cuts them too). */
+    static byte[] gzip(byte[] bytes) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
             gz.write(bytes);
