@@ -167,7 +167,7 @@ public final class PostgresFleetBenchmark {
     }
 
     /** CPU time of the processor's coordinator and workers (threads named after the view); not the database's, nor GC's. */
-    private static long processorCpuNanos(String view) {
+    static long processorCpuNanos(String view) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpu = 0;
         for (ThreadInfo thread : threads.dumpAllThreads(false, false)) {
@@ -178,11 +178,11 @@ public final class PostgresFleetBenchmark {
         return cpu;
     }
 
-    private record Rate(long steps, long events, double seconds, long conflicts) {
+    record Rate(long steps, long events, double seconds, long conflicts) {
     }
 
     /** Each engine in a thread of its own, warmed up first; the timed part is {@code steps} steps each. */
-    private static Rate append(PostgresStore store, List<String> engines, int steps) throws Exception {
+    static Rate append(PostgresStore store, List<String> engines, int steps) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(engines.size());
         AtomicLong events = new AtomicLong();
         AtomicLong conflicts = new AtomicLong();
