@@ -30,7 +30,10 @@ import java.util.function.Function;
  * without the audit, the ceiling of everything around it),
  * two nodes doing the same, and four engines writing flat out with the two nodes following them (with
  * the audit, then without), how far behind they are while the engines write and the lag at the end.
- * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was. Its nodes run
+ * in a JVM the appends and the audit alone have warmed (C2 has compiled the hot paths), and their CPU is
+ * the processor threads' only: a warm node's cost. {@link FleetNodeCommandBenchmark} measures the command
+ * users run, a fresh JVM, against it.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
  * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
