@@ -13,9 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -120,28 +117,14 @@ public final class FleetNodeCommandBenchmark {
         Process node = startCommandNode(url, view);
         try {
             awaitCaughtUp(queries);
-            List<Long> behind = new CopyOnWriteArrayList<>();
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> {
-                try {
-                    behind.add(queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum());
-                } catch (Exception e) {
-                    // a missed sample
-                }
-            }, 250, 250, TimeUnit.MILLISECONDS);
-            PostgresFleetBenchmark.Rate written;
-            try {
-                written = PostgresFleetBenchmark.append(store,
-                        List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps);
-            } finally {
-                sampler.shutdownNow();
-            }
+            PostgresFleetBenchmark.Followed following = PostgresFleetBenchmark.appendWhileSampling(store, queries, engines, steps);
+            PostgresFleetBenchmark.Rate written = following.written();
             long end = System.nanoTime();
-            long atEnd = queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
+            long atEnd = PostgresFleetBenchmark.stepsBehind(queries);
             awaitCaughtUp(queries);
             System.out.printf("four engines writing, the command's node following: %,.0f events/s appended in %.2f s;"
                     + " steps behind every 250 ms %s; %,d steps behind at the last append, caught up %.3f s after it; load %s%n",
-                    written.events() / written.seconds(), written.seconds(), behind, atEnd, (System.nanoTime() - end) / 1e9, load());
+                    written.events() / written.seconds(), written.seconds(), following.behind(), atEnd, (System.nanoTime() - end) / 1e9, load());
         } finally {
             stop(node);
         }

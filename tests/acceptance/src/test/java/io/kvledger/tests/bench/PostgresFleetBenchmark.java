@@ -94,23 +94,11 @@ public final class PostgresFleetBenchmark {
             double seconds = (System.nanoTime() - catchUp) / 1e9;
             System.out.printf("two nodes (view %s, audit %s) caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
                     view, settings.audit(), stored, seconds, stored / seconds);
-            List<Long> behindSamples = new java.util.concurrent.CopyOnWriteArrayList<>();
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> {
-                try {
-                    behindSamples.add(queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum());
-                } catch (Exception e) {
-                    // a missed sample
-                }
-            }, 250, 250, TimeUnit.MILLISECONDS);
-            Rate followed;
-            try {
-                followed = append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps);
-            } finally {
-                sampler.shutdownNow();
-            }
+            Followed following = appendWhileSampling(store, queries, engines, steps);
+            Rate followed = following.written();
+            List<Long> behindSamples = following.behind();
             long end = System.nanoTime();
-            long behind = queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
+            long behind = stepsBehind(queries);
             while (!queries.caughtUp()) {
                 Thread.sleep(10);
             }
@@ -121,6 +109,31 @@ public final class PostgresFleetBenchmark {
                     behind * followed.events / followed.steps, (System.nanoTime() - end) / 1e9,
                     nodeA.claimedSegments(), nodeB.claimedSegments());
         }
+    }
+
+    /** What four new engines wrote flat out, and how many steps the view was behind every 250 ms meanwhile. */
+    record Followed(Rate written, List<Long> behind) {
+    }
+
+    static Followed appendWhileSampling(PostgresStore store, FleetQueries queries, String engines, int steps) throws Exception {
+        List<Long> behind = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> {
+            try {
+                behind.add(stepsBehind(queries));
+            } catch (Exception e) {
+                // a missed sample
+            }
+        }, 250, 250, TimeUnit.MILLISECONDS);
+        try {
+            return new Followed(append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps), behind);
+        } finally {
+            sampler.shutdownNow();
+        }
+    }
+
+    static long stepsBehind(FleetQueries queries) throws java.sql.SQLException {
+        return queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
