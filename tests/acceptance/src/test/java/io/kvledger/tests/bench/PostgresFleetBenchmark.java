@@ -30,7 +30,10 @@ import java.util.function.Function;
  * without the audit, the ceiling of everything around it),
  * two nodes doing the same, and four engines writing flat out with the two nodes following them (with
  * the audit, then without), how far behind they are while the engines write and the lag at the end.
- * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was.
+ * Wall-clock figures: run it on a machine as quiet as you can get and say how loaded it was. Its nodes run
+ * in a JVM the appends and the audit alone have warmed (C2 has compiled the hot paths), and their CPU is
+ * the processor threads' only: a warm node's cost. {@link FleetNodeCommandBenchmark} measures the command
+ * users run, a fresh JVM, against it.
  *
  * <p>Run: {@code java -Xms2g -Xmx2g -cp <test classpath> io.kvledger.tests.bench.PostgresFleetBenchmark
  * [steps] [jdbc-url]}; without a URL it starts a throwaway server (fsync on, the default settings).
@@ -91,23 +94,11 @@ public final class PostgresFleetBenchmark {
             double seconds = (System.nanoTime() - catchUp) / 1e9;
             System.out.printf("two nodes (view %s, audit %s) caught up with the %,d stored events in %.2f s: %,.0f events/s%n",
                     view, settings.audit(), stored, seconds, stored / seconds);
-            List<Long> behindSamples = new java.util.concurrent.CopyOnWriteArrayList<>();
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> {
-                try {
-                    behindSamples.add(queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum());
-                } catch (Exception e) {
-                    // a missed sample
-                }
-            }, 250, 250, TimeUnit.MILLISECONDS);
-            Rate followed;
-            try {
-                followed = append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps);
-            } finally {
-                sampler.shutdownNow();
-            }
+            Followed following = appendWhileSampling(store, queries, engines, steps);
+            Rate followed = following.written();
+            List<Long> behindSamples = following.behind();
             long end = System.nanoTime();
-            long behind = queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
+            long behind = stepsBehind(queries);
             while (!queries.caughtUp()) {
                 Thread.sleep(10);
             }
@@ -118,6 +109,31 @@ public final class PostgresFleetBenchmark {
                     behind * followed.events / followed.steps, (System.nanoTime() - end) / 1e9,
                     nodeA.claimedSegments(), nodeB.claimedSegments());
         }
+    }
+
+    /** What four new engines wrote flat out, and how many steps the view was behind every 250 ms meanwhile. */
+    record Followed(Rate written, List<Long> behind) {
+    }
+
+    static Followed appendWhileSampling(PostgresStore store, FleetQueries queries, String engines, int steps) throws Exception {
+        List<Long> behind = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> {
+            try {
+                behind.add(stepsBehind(queries));
+            } catch (Exception e) {
+                // a missed sample
+            }
+        }, 250, 250, TimeUnit.MILLISECONDS);
+        try {
+            return new Followed(append(store, List.of(engines + "-0", engines + "-1", engines + "-2", engines + "-3"), steps), behind);
+        } finally {
+            sampler.shutdownNow();
+        }
+    }
+
+    static long stepsBehind(FleetQueries queries) throws java.sql.SQLException {
+        return queries.messagesBehind().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
@@ -167,7 +183,7 @@ public final class PostgresFleetBenchmark {
     }
 
     /** CPU time of the processor's coordinator and workers (threads named after the view); not the database's, nor GC's. */
-    private static long processorCpuNanos(String view) {
+    static long processorCpuNanos(String view) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpu = 0;
         for (ThreadInfo thread : threads.dumpAllThreads(false, false)) {
@@ -178,11 +194,11 @@ public final class PostgresFleetBenchmark {
         return cpu;
     }
 
-    private record Rate(long steps, long events, double seconds, long conflicts) {
+    record Rate(long steps, long events, double seconds, long conflicts) {
     }
 
     /** Each engine in a thread of its own, warmed up first; the timed part is {@code steps} steps each. */
-    private static Rate append(PostgresStore store, List<String> engines, int steps) throws Exception {
+    static Rate append(PostgresStore store, List<String> engines, int steps) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(engines.size());
         AtomicLong events = new AtomicLong();
         AtomicLong conflicts = new AtomicLong();
