@@ -73,11 +73,11 @@ public final class EventLogReader {
         return reader;
     }
 
-    /** Reads the lines after a config with these groups: two or more take the tree path, which reads lists of lists. */
+    /** Reads the lines after a config with these groups: both paths read the per-group fields in their shapes. */
     private void configure(List<KvCacheGroup> configured) {
         groups = configured;
-        if (configured != null && configured.size() > 1) {
-            streamed = null;
+        if (streamed != null) {
+            streamed.configure(configured);
         }
     }
 
