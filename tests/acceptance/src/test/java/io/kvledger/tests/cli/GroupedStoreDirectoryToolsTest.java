@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.event.EngineEvent;
-import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.WindowBlocksFreed;
-import io.kvledger.infrastructure.log.EventLogReader;
-import io.kvledger.infrastructure.log.LogEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import io.kvledger.infrastructure.store.StoreLog;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,10 +58,10 @@ class GroupedStoreDirectoryToolsTest {
                 "the resumed run's output is the whole log, as one run of every command writes it");
         Path log = write("resumed.jsonl", secondRun.stdout()); // its rejections name the second scenario's lines
         List<EngineEvent> expected = LogFixtures.events(log);
-        assertEquals(expected, read(store), "the directory holds the plain log's events");
+        assertEquals(expected, SegmentedStoreToolsTest.read(store), "the directory holds the plain log's events");
         assertTrue(model.contains("eagle") || expected.stream().anyMatch(WindowBlocksFreed.class::isInstance),
                 "the workload frees window blocks");
-        long job = lastJob(expected);
+        long job = SegmentedStoreToolsTest.lastJob(expected);
         String late = String.valueOf(expected.size() * 2 / 3);
         for (String[] command : new String[][] {{"replay"}, {"replay", "--json"}, {"replay", "--request", "req-3", "--timeline"},
                 {"audit"}, {"audit", "--explain", late}, {"explain", "--job", String.valueOf(job)},
@@ -82,7 +77,7 @@ class GroupedStoreDirectoryToolsTest {
         for (Path segment : segments) {
             CliRun audit = CliRun.of("audit", segment.toString());
             assertEquals(0, audit.exit(), segment + ": " + audit.stdout() + audit.stderr());
-            concatenated.addAll(read(segment));
+            concatenated.addAll(SegmentedStoreToolsTest.read(segment));
         }
         assertEquals(expected, concatenated, "the segments, each read from its base, are the log's stretches in order");
         Path last = segments.stream().filter(s -> s.toFile().length() > 0).reduce((a, b) -> b).orElseThrow();
@@ -109,8 +104,8 @@ class GroupedStoreDirectoryToolsTest {
     }
 
     private static void assertSame(String[] command, Path expected, Path actual) {
-        CliRun want = CliRun.of(with(command, expected));
-        CliRun got = CliRun.of(with(command, actual));
+        CliRun want = CliRun.of(SegmentedStoreToolsTest.with(command, expected));
+        CliRun got = CliRun.of(SegmentedStoreToolsTest.with(command, actual));
         assertEquals(0, want.exit(), want.stderr());
         assertEquals(want.exit(), got.exit(), String.join(" ", command) + " of " + actual + ": " + got.stderr());
         assertEquals(want.stdout(), got.stdout(), String.join(" ", command) + " of " + actual);
@@ -120,36 +115,5 @@ class GroupedStoreDirectoryToolsTest {
         try (Stream<Path> files = Files.list(store)) {
             return files.filter(f -> f.getFileName().toString().matches("segment-\\d+\\.jsonl(\\.gz)?")).sorted().toList();
         }
-    }
-
-    /** The events a tool reads of a store, a segment or a log: after the first line's config, or from the base. */
-    private static List<EngineEvent> read(Path path) throws Exception {
-        List<EngineEvent> events = new ArrayList<>();
-        try (StoreLog log = StoreLog.open(path, UnaryOperator.identity())) {
-            EventLogReader reader = log.reader();
-            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                events.add(entry.event());
-            }
-        }
-        return events;
-    }
-
-    private static long lastJob(List<EngineEvent> events) {
-        long job = -1;
-        for (EngineEvent event : events) {
-            if (event instanceof StoreJobScheduled store) {
-                job = store.jobId();
-            }
-        }
-        assertTrue(job >= 0, "the log schedules a store");
-        return job;
-    }
-
-    private static String[] with(String[] command, Path file) {
-        String[] args = new String[command.length + 1];
-        args[0] = command[0];
-        args[1] = file.toString();
-        System.arraycopy(command, 1, args, 2, command.length - 1);
-        return args;
     }
 }
