@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Executes a scenario through the embedding API, the same Axon command path a host uses, handing on
@@ -32,6 +33,10 @@ public final class ScenarioRunner {
     @FunctionalInterface
     public interface Lines {
         ScenarioLine next() throws IOException, MalformedLineException;
+
+        /** Where the commands' config comes from when there is no config line: the engine's, opened at the first command line. */
+        default void whenNoConfigLine(Supplier<EngineConfig> engineConfig) {
+        }
     }
 
     /** Where a run's events go, in order. */
@@ -89,7 +94,19 @@ public final class ScenarioRunner {
      * flushed as soon as it is decided.
      */
     public void run(InputStream scenario, EventLogWriter log) throws IOException, MalformedLineException {
-        run(new ScenarioReader(scenario)::next, new Sink() {
+        ScenarioReader reader = new ScenarioReader(scenario);
+        Lines lines = new Lines() {
+            @Override
+            public ScenarioLine next() throws IOException, MalformedLineException {
+                return reader.next();
+            }
+
+            @Override
+            public void whenNoConfigLine(Supplier<EngineConfig> engineConfig) {
+                reader.whenNoConfigLine(engineConfig);
+            }
+        };
+        run(lines, new Sink() {
             @Override
             public void opened(KvLedger ledger) {
                 hooks.opened(ledger, log);
@@ -111,36 +128,30 @@ public final class ScenarioRunner {
 
     /** Runs the lines to their end, or to the first malformed one, which is thrown after the events before it reached the sink. */
     public void run(Lines lines, Sink sink) throws IOException, MalformedLineException {
-        Optional<EngineConfig> config = Optional.empty();
-        KvLedger ledger = null;
-        StepBatcher steps = null;
+        Engine engine = new Engine(sink);
+        // Without a config line the engine (a resumed store's, or the defaults) is opened before the first
+        // command is read, so its groups decide how the commands read.
+        lines.whenNoConfigLine(() -> engine.open().configured().config());
         try {
             ScenarioLine line;
             while ((line = lines.next()) != null) {
                 if (line instanceof ScenarioLine.Config c) {
-                    config = Optional.of(c.config());
+                    engine.config = Optional.of(c.config());
                     continue;
                 }
-                if (ledger == null) {
-                    ledger = open(config, sink);
-                    steps = batcher(ledger, sink);
-                }
-                steps.add(new StepEntry(line.line(), ((ScenarioLine.Command) line).command()));
+                engine.open();
+                engine.steps.add(new StepEntry(line.line(), ((ScenarioLine.Command) line).command()));
             }
-            if (ledger == null) {
-                ledger = open(config, sink);
-                steps = batcher(ledger, sink);
-            }
-            steps.flush();
+            engine.open();
+            engine.steps.flush();
         } catch (MalformedLineException e) {
             // EngineConfigured is written once the first line that is not a config line is read, even a
             // malformed one; a malformed config line writes nothing.
-            if (ledger == null && !e.configLine()) {
-                ledger = open(config, sink);
-                steps = batcher(ledger, sink);
+            if (engine.ledger == null && !e.configLine()) {
+                engine.open();
             }
-            if (steps != null) {
-                steps.flush();
+            if (engine.steps != null) {
+                engine.steps.flush();
             }
             throw e;
         } catch (UncheckedIOException e) {
@@ -149,10 +160,34 @@ public final class ScenarioRunner {
             try {
                 sink.flush();
             } finally {
-                if (ledger != null) {
-                    ledger.close();
+                if (engine.ledger != null) {
+                    engine.ledger.close();
                 }
             }
+        }
+    }
+
+    /** The engine of one run, opened once, with its config line's config (or none). */
+    private final class Engine {
+        private final Sink sink;
+        private Optional<EngineConfig> config = Optional.empty();
+        private KvLedger ledger;
+        private StepBatcher steps;
+
+        Engine(Sink sink) {
+            this.sink = sink;
+        }
+
+        KvLedger open() {
+            if (ledger == null) {
+                try {
+                    ledger = ScenarioRunner.this.open(config, sink);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                steps = batcher(ledger, sink);
+            }
+            return ledger;
         }
     }
 

@@ -4,6 +4,7 @@ import io.kvledger.application.finding.Finding;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestEvent;
+import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.rules.StoreBound;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
@@ -22,9 +23,18 @@ public record JudgementView(String schema, long seq, long commandSeq, String com
 
     public static final String SCHEMA = "kvledger.audit.explain/1";
 
-    /** The request of the command, before it; {@code null} when the command names none or it is not live. */
+    /**
+     * The request of the command, before it; {@code null} when the command names none or it is not live.
+     * {@code cursor}, {@code storableChunks} and {@code blockTable} are group 0's; in a grouped log
+     * {@code groups} holds every group's (contract 7.9), else it is {@code null}.
+     */
     public record RequestBefore(String requestId, String status, int computed, int numTokens, int cursor, int tokenBound,
-                                int storableChunks, List<Integer> blockTable, List<Long> jobIds, String pendingMatch) {
+                                int storableChunks, List<Integer> blockTable, List<Long> jobIds, String pendingMatch,
+                                List<GroupBefore> groups) {
+    }
+
+    /** One KV cache group of the request before the command: {@code s_g}, {@code S_g} and {@code T_g} (null entries are null blocks). */
+    public record GroupBefore(int group, int cursor, int storableChunks, List<Integer> blockTable) {
     }
 
     public record TierBefore(int capacity, int held, long ready, long writing, long pinned, long nextJobId,
@@ -68,9 +78,18 @@ public record JudgementView(String schema, long seq, long commandSeq, String com
         }
         RequestState r = before.liveRequest(e.requestId());
         EngineConfig config = before.config();
+        int bound = StoreBound.tokenBound(config, r);
+        List<GroupBefore> groups = null;
+        if (config.isGrouped()) {
+            groups = new ArrayList<>(config.groupCount());
+            for (int g = 0; g < config.groupCount(); g++) {
+                groups.add(new GroupBefore(g, r.cursor(g), GroupedOffer.storableChunks(config, r, g, bound, bound > r.promptLength()),
+                        r.table(g).asJava()));
+            }
+        }
         return new RequestBefore(r.requestId(), r.status().name(), r.computed(), r.numTokens(), r.cursor(),
-                StoreBound.tokenBound(config, r), StoreBound.storableChunks(config, r), r.blockTable().asJava(),
-                r.jobIds().toJavaList(), r.pendingMatch() == null ? null : r.pendingMatch().toString());
+                bound, StoreBound.storableChunks(config, r), r.blockTable().asJava(),
+                r.jobIds().toJavaList(), r.pendingMatch() == null ? null : r.pendingMatch().toString(), groups);
     }
 
     private static TierBefore tier(EngineState before) {

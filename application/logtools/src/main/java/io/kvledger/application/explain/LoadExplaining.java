@@ -39,7 +39,7 @@ final class LoadExplaining {
             return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(),
                     request == null ? before.statusOf(e.requestId()) : request.status(), null,
                     ours ? allocation.seq() : 0, table, 0, 0, chunks, cursor, cursor, 0, job, none,
-                    List.of("no allocation of request " + e.requestId() + " used up a PrefixMatched just before this load"));
+                    List.of("no allocation of request " + e.requestId() + " used up a PrefixMatched just before this load"), null);
         }
         int c = config.chunkTokens();
         int l = used.gpuHitTokens();
@@ -48,14 +48,21 @@ final class LoadExplaining {
         int endBlock = used.endChunk() * config.blocksPerChunk();
         List<Integer> destination = endBlock <= table.size() && firstBlock <= endBlock
                 ? table.subList(firstBlock, endBlock) : List.of();
-        Slice expected = config.isGrouped() ? GroupedSlices.load(config, request, used, fold)
-                : new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
-                .map(fold::logKeyOf).toList(), destination);
         int computedOnSuccess = Math.min(l + used.externalTokens(), request.numTokens() - 1);
+        if (config.isGrouped()) {
+            List<JobGroup> groups = GroupedSlices.load(config, request, used, fold, new GroupedSlices.Job(e.chunkIndices(),
+                    step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
+            return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
+                    match, allocation.seq(), table, firstBlock, endBlock, chunks, cursor,
+                    Math.max(cursor, used.endChunk()), computedOnSuccess, job, GroupedSlices.flat(groups, JobGroup::expected),
+                    GroupedSlices.differences(groups), groups);
+        }
+        Slice expected = new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
+                .map(fold::logKeyOf).toList(), destination);
         return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
                 match, allocation.seq(), table, firstBlock, endBlock, chunks, cursor,
                 Math.max(cursor, used.endChunk()), computedOnSuccess, job, expected,
-                StoreExplaining.differences(job, expected));
+                StoreExplaining.differences(job, expected), null);
     }
 
     private static List<LoadedChunk> chunks(EngineState before, LoadJobScheduled e, List<String> logKeys) {

@@ -21,11 +21,13 @@ import java.util.List;
  * @param job               what the log's job holds
  * @param expected          what the rules give
  * @param differences       how the job differs from the rules; empty when it follows them
+ * @param groups            in a grouped log (contract 7.6), each group's part, in group order; {@code null} otherwise
  */
 public record LoadExplanation(String schema, String kind, long jobId, long seq, String requestId, RequestStatus status,
                               Match match, long allocationSeq, List<Integer> table, int firstBlock, int endBlock,
                               List<LoadedChunk> chunks, int cursorBefore, int cursorAfter, int computedOnSuccess,
-                              Slice job, Slice expected, List<String> differences) implements JobExplanation {
+                              Slice job, Slice expected, List<String> differences, List<JobGroup> groups)
+        implements JobExplanation {
 
     /**
      * @param seq            the seq of the PrefixMatched

@@ -43,7 +43,7 @@ final class StoreExplaining {
                     step.after().tier().size());
             Slice none = new Slice(List.of(), List.of(), List.of());
             return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
-                    retired, bound, storable, 0, List.of(), tier, job, none, storeDifferences(job, none, config));
+                    retired, bound, storable, 0, List.of(), tier, job, none, storeDifferences(job, none, config), null);
         }
         StoreOffer offer = StoreOffer.of(config, before.tier(), request);
         List<OfferedChunk> offered = new ArrayList<>();
@@ -55,25 +55,39 @@ final class StoreExplaining {
             offered.add(new OfferedChunk(chunk, fold.logKeyOf(key),
                     StoreOffer.sourceBlocks(request, List.of(chunk), config.blocksPerChunk()), answer));
         }
-        Slice expected = config.isGrouped() ? GroupedSlices.store(config, before.tier(), request, fold)
-                : new Slice(offer.lacking(), offer.lackingKeys().stream().map(fold::logKeyOf).toList(),
-                StoreOffer.sourceBlocks(request, offer.lacking(), config.blocksPerChunk()));
         TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted,
                 step.after().tier().size());
+        if (config.isGrouped()) {
+            List<JobGroup> groups = GroupedSlices.store(config, before.tier(), request, fold, new GroupedSlices.Job(
+                    e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
+            Slice expected = GroupedSlices.flat(groups, JobGroup::expected);
+            List<String> differences = GroupedSlices.differences(groups);
+            differences.addAll(blockCount(job, config));
+            return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
+                    request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
+                    job, expected, differences, groups);
+        }
+        Slice expected = new Slice(offer.lacking(), offer.lackingKeys().stream().map(fold::logKeyOf).toList(),
+                StoreOffer.sourceBlocks(request, offer.lacking(), config.blocksPerChunk()));
         return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
                 request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
-                job, expected, storeDifferences(job, expected, config));
+                job, expected, storeDifferences(job, expected, config), null);
     }
 
     /** A store also reads all {@code F} blocks of each chunk, so its block count follows from its chunks. */
     private static List<String> storeDifferences(Slice job, Slice expected, EngineConfig config) {
         List<String> differences = differences(job, expected);
+        differences.addAll(blockCount(job, config));
+        return differences;
+    }
+
+    private static List<String> blockCount(Slice job, EngineConfig config) {
         long blocksNeeded = (long) job.chunkIndices().size() * config.blocksPerChunk();
         if (job.blockIds().size() != blocksNeeded) {
-            differences.add("the job names " + job.blockIds().size() + " blocks for " + job.chunkIndices().size()
+            return List.of("the job names " + job.blockIds().size() + " blocks for " + job.chunkIndices().size()
                     + " chunks, which need " + blocksNeeded);
         }
-        return differences;
+        return List.of();
     }
 
     static TokenBound bound(EngineConfig config, RequestState request) {

@@ -19,11 +19,12 @@ import java.util.List;
  * @param job          what the log's job holds
  * @param expected     what the rules give: the offered chunks the tier lacked, and their blocks
  * @param differences  how the job differs from the rules; empty when it follows them
+ * @param groups       in a grouped log (contract 7.4), each group's part, in group order; {@code null} otherwise
  */
 public record StoreExplanation(String schema, String kind, long jobId, long seq, String requestId, String requestState,
                                RequestStatus status, TokenBound bound, Storable storable, int cursor,
                                List<OfferedChunk> offered, TierAnswer tier, Slice job, Slice expected,
-                               List<String> differences) implements JobExplanation {
+                               List<String> differences, List<JobGroup> groups) implements JobExplanation {
 
     /**
      * {@code O = min(c, n, maxOffloadTokens, promptLength if offloadPromptOnly)}; a term that does not

@@ -55,7 +55,7 @@ final class TraceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (!Files.isRegularFile(input.file)) {
+        if (!Files.exists(input.file)) { // a log, a store file, a segment or a store directory (StoreLog)
             return Cli.fail("cannot read " + input.file + ": no such file");
         }
         // A checked output (issue 10): a failed write is exit 2 with a message, a file is renamed into place

@@ -23,7 +23,15 @@ public final class AuditExplainText {
             }
         }
         JudgementView.RequestBefore r = view.request();
-        if (r != null) {
+        if (r != null && r.groups() != null) {
+            // A grouped request: its own figures, then each group's cursor, storable chunks and table (contract 7.9).
+            out.println("before       request " + r.requestId() + " " + r.status() + ", c=" + r.computed() + ", n=" + r.numTokens()
+                    + ", O=" + r.tokenBound() + ", jobs " + r.jobIds() + ", match " + (r.pendingMatch() == null ? "none" : r.pendingMatch()));
+            for (JudgementView.GroupBefore g : r.groups()) {
+                out.println("             group " + g.group() + ": s=" + g.cursor() + ", S=" + g.storableChunks() + ", table "
+                        + g.blockTable());
+            }
+        } else if (r != null) {
             out.println("before       request " + r.requestId() + " " + r.status() + ", c=" + r.computed() + ", n=" + r.numTokens()
                     + ", s=" + r.cursor() + ", O=" + r.tokenBound() + ", S=" + r.storableChunks());
             out.println("             table " + r.blockTable() + ", jobs " + r.jobIds() + ", match "

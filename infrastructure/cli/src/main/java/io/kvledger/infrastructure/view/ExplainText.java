@@ -22,7 +22,11 @@ public final class ExplainText {
     public static void print(StoreExplanation x, PrintWriter out) {
         out.println("job " + x.jobId() + ": store of request " + x.requestId() + ", scheduled at seq " + x.seq()
                 + " (request " + requestState(x.requestState(), x.status()) + ")");
-        out.println("holds        " + slice(x.job(), "source blocks"));
+        if (x.groups() == null) {
+            out.println("holds        " + slice(x.job(), "source blocks"));
+        } else {
+            GroupedExplainText.holds(x.groups(), "source blocks", out);
+        }
         out.println();
         TokenBound o = x.bound();
         out.println("token bound  O = " + o.value());
@@ -36,6 +40,12 @@ public final class ExplainText {
                 : o.maxOffloadTokens() + (least == 2 ? LEAST : "")));
         out.println("  promptLength          " + (o.promptLength() == null ? "not a term (offloadPromptOnly is false)"
                 : o.promptLength() + (least == 3 ? LEAST : "")));
+        if (x.groups() != null) {
+            GroupedExplainText.store(x, out);
+            tier(x, out);
+            verdict(x.differences(), GroupedExplainText.rule(x.groups(), "the offered chunks the tier lacked", "from"), out);
+            return;
+        }
         Storable s = x.storable();
         out.println("storable     S = " + s.value() + "   with C = " + s.chunkTokens() + " tokens, F = " + s.blocksPerChunk());
         out.println("  floor(O/C)            floor(" + o.value() + "/" + s.chunkTokens() + ") = " + s.byTokens()
@@ -46,9 +56,7 @@ public final class ExplainText {
                 + (s.value() != s.byTokens() && s.value() != s.byBlocks() ? LEAST : ""));
         out.println("cursor       s = " + x.cursor() + (x.offered().isEmpty() ? ": nothing is offered (s >= S)"
                 : ": chunks " + x.cursor() + ".." + (s.value() - 1) + " are offered"));
-        out.println("tier         capacity " + x.tier().capacity() + ", held " + x.tier().heldAtOffer() + " at the offer, "
-                + (x.tier().evicted().isEmpty() ? "no evictions" : "evicted " + Compact.list(Compact.keys(x.tier().evicted())))
-                + ", held " + x.tier().heldAfter() + " after");
+        tier(x, out);
         if (!x.offered().isEmpty()) {
             TextTable table = new TextTable(">CHUNK", "KEY", "BLOCKS", "TIER");
             for (OfferedChunk chunk : x.offered()) {
@@ -62,10 +70,20 @@ public final class ExplainText {
                 + ", from their blocks " + x.expected().blockIds(), out);
     }
 
+    private static void tier(StoreExplanation x, PrintWriter out) {
+        out.println("tier         capacity " + x.tier().capacity() + ", held " + x.tier().heldAtOffer() + " at the offer, "
+                + (x.tier().evicted().isEmpty() ? "no evictions" : "evicted " + Compact.list(Compact.keys(x.tier().evicted())))
+                + ", held " + x.tier().heldAfter() + " after");
+    }
+
     public static void print(LoadExplanation x, PrintWriter out) {
         out.println("job " + x.jobId() + ": load of request " + x.requestId() + ", scheduled at seq " + x.seq()
                 + " (request " + x.status() + ")");
-        out.println("holds        " + slice(x.job(), "destination blocks"));
+        if (x.groups() == null) {
+            out.println("holds        " + slice(x.job(), "destination blocks"));
+        } else {
+            GroupedExplainText.holds(x.groups(), "destination blocks", out);
+        }
         out.println();
         LoadExplanation.Match m = x.match();
         if (m == null) {
@@ -75,6 +93,14 @@ public final class ExplainText {
         out.println("match        PrefixMatched" + (m.seq() > 0 ? " at seq " + m.seq() : "")
                 + ", used up by the BlocksAllocated at seq " + x.allocationSeq());
         out.println("  L  gpuHitTokens       " + m.gpuHitTokens());
+        if (x.groups() != null) {
+            out.println("  externalTokens        " + m.externalTokens() + "   (hit end N = L + externalTokens = "
+                    + (m.gpuHitTokens() + m.externalTokens()) + ")");
+            GroupedExplainText.load(x, out);
+            out.println("on success   c = min(L + externalTokens, n - 1) = " + x.computedOnSuccess());
+            verdict(x.differences(), GroupedExplainText.rule(x.groups(), "the match's hit chunks", "into"), out);
+            return;
+        }
         out.println("  a  floor(L/C)         " + m.firstChunk() + "   with C = " + m.chunkTokens());
         out.println("  h  hit chunks         " + m.hits() + "   " + m.hitChunks());
         out.println("  externalTokens        (a+h)*C - L = " + m.externalTokens());

@@ -63,17 +63,33 @@ public final class StateText {
     }
 
     static void jobs(List<JobView> jobs, PrintWriter out, String indent, boolean withRequest) {
-        TextTable table = withRequest
-                ? new TextTable(">JOB", "KIND", "REQUEST", "DONE", "CHUNKS", "BLOCKS", "KEYS")
-                : new TextTable(">JOB", "KIND", "DONE", "CHUNKS", "BLOCKS", "KEYS");
+        boolean grouped = jobs.stream().anyMatch(job -> job.chunkIndices().groupCount() > 1);
+        List<String> columns = new ArrayList<>(List.of(">JOB", "KIND", "REQUEST", "DONE", "GROUP", "CHUNKS", "BLOCKS", "KEYS"));
+        if (!withRequest) {
+            columns.remove("REQUEST");
+        }
+        if (!grouped) {
+            columns.remove("GROUP");
+        }
+        TextTable table = new TextTable(columns.toArray(String[]::new));
         for (JobView job : jobs) {
             String done = job.completions() + "/" + job.workers() + (job.failed() ? " failed" : "");
-            if (withRequest) {
-                table.row(job.jobId(), job.kind(), job.requestId(), done, Compact.list(job.chunkIndices()),
-                        Compact.list(job.blockIds()), Compact.list(Compact.keys(job.keys())));
-            } else {
-                table.row(job.jobId(), job.kind(), done, Compact.list(job.chunkIndices()), Compact.list(job.blockIds()),
-                        Compact.list(Compact.keys(job.keys())));
+            // A grouped job: one row per group (contract 7.9), the job's own columns on its first.
+            for (int g = 0; g < job.chunkIndices().groupCount(); g++) {
+                List<Object> row = new ArrayList<>();
+                row.add(g == 0 ? job.jobId() : "");
+                row.add(g == 0 ? job.kind() : "");
+                if (withRequest) {
+                    row.add(g == 0 ? job.requestId() : "");
+                }
+                row.add(g == 0 ? done : "");
+                if (grouped) {
+                    row.add("g" + g);
+                }
+                row.add(Compact.list(job.chunkIndices().group(g)));
+                row.add(Compact.list(job.blockIds().group(g)));
+                row.add(Compact.list(Compact.keys(job.keys().group(g))));
+                table.row(row.toArray());
             }
         }
         table.print(out, indent);

@@ -58,12 +58,14 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     /**
-     * A job in flight, with the keys as the log wrote them.
+     * A job in flight, with the keys as the log wrote them; its chunks, keys and blocks per group (the lists
+     * themselves without groups, one per group in a grouped log: contract 7.9).
      *
      * @param completions completions so far, of {@code workers}
      */
-    public record JobView(long jobId, String kind, String requestId, List<Integer> chunkIndices, List<String> keys,
-                          List<Integer> blockIds, int completions, int workers, boolean failed) {
+    public record JobView(long jobId, String kind, String requestId, PerGroupFigure<List<Integer>> chunkIndices,
+                          PerGroupFigure<List<String>> keys, PerGroupFigure<List<Integer>> blockIds, int completions,
+                          int workers, boolean failed) {
     }
 
     /** A GPU block that stores of terminated requests still read. */
@@ -109,9 +111,12 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static JobView job(EngineState state, LogFold fold, Job job) {
-        return new JobView(job.jobId(), job.kind().name(), job.requestId(), job.chunkIndices(),
-                job.keys().stream().map(fold::logKeyOf).toList(), job.blockIds(), job.completions(),
-                state.config().workers(), job.failed());
+        if (state.config().isGrouped()) {
+            return GroupedJobs.view(state.config(), job, fold::logKeyOf, state.config().workers());
+        }
+        return new JobView(job.jobId(), job.kind().name(), job.requestId(), PerGroupFigure.single(job.chunkIndices()),
+                PerGroupFigure.single(job.keys().stream().map(fold::logKeyOf).toList()), PerGroupFigure.single(job.blockIds()),
+                job.completions(), state.config().workers(), job.failed());
     }
 
     static TierView tier(CpuTier tier) {

@@ -42,7 +42,13 @@ public final class TimelineText {
     private static String figure(Snapshot before, Snapshot after, Function<Snapshot, Object> field) {
         Object was = before == null ? null : field.apply(before);
         Object is = after == null ? null : field.apply(after);
-        return change(was == null ? null : String.valueOf(was), is == null ? null : String.valueOf(is));
+        return change(was == null ? null : text(was), is == null ? null : text(is));
+    }
+
+    /** A per-group figure as its value for one group and as {@code [3, 3]} for several (contract 7.9). */
+    private static String text(Object figure) {
+        return figure instanceof PerGroupFigure<?> perGroup
+                ? String.valueOf(perGroup.groupCount() == 1 ? perGroup.first() : perGroup.values()) : String.valueOf(figure);
     }
 
     /**

@@ -17,7 +17,16 @@ public final class ViewJson {
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
             // A view's config without groups is written as before groups existed (contract 7.0).
             .addModule(GroupFieldsJson.module())
+            // A job's or a request's parts per group are written for a grouped log only.
+            .addMixIn(io.kvledger.application.explain.StoreExplanation.class, GroupsWhenGrouped.class)
+            .addMixIn(io.kvledger.application.explain.LoadExplanation.class, GroupsWhenGrouped.class)
+            .addMixIn(io.kvledger.application.audit.JudgementView.RequestBefore.class, GroupsWhenGrouped.class)
             .build();
+
+    private abstract static class GroupsWhenGrouped {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        abstract Object groups();
+    }
 
     private ViewJson() {
     }

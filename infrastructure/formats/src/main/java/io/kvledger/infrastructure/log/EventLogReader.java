@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
@@ -16,6 +17,7 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -54,27 +56,28 @@ public final class EventLogReader {
     /**
      * Reads a log from the middle: {@code in} starts at the beginning of line {@code linesBefore + 1},
      * whose seq must exceed {@code seqBefore}. The checks of the lines before it (the first event,
-     * increasing seq) are the caller's; a store made them when it opened the file.
+     * increasing seq) are the caller's; a store made them when it opened the file. {@code config} is the
+     * log's, from its {@code EngineConfigured} or from the state a snapshot or a segment's base holds: its
+     * groups give the shapes of the per-group fields (contract 7.2) and whether a {@code WindowBlocksFreed}
+     * is known (7.8), so a continuation reads its lines exactly as a reader from the first line does. From
+     * the first line ({@code linesBefore} and {@code seqBefore} 0) the log's own first line configures the
+     * reader and {@code config} may be {@code null}.
+     *
+     * @throws NullPointerException when {@code config} is {@code null} for a reader from the middle
      */
-    public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore) {
-        return new EventLogReader(in, linesBefore, seqBefore);
-    }
-
-    /**
-     * As {@link #continuing(InputStream, long, long)} for a log whose {@code EngineConfigured} (before
-     * {@code in}) gives {@code groups} ({@code null}: none), so its per-group fields read as contract 7.2 shapes them.
-     */
-    public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore, List<KvCacheGroup> groups) {
+    public static EventLogReader continuing(InputStream in, long linesBefore, long seqBefore, EngineConfig config) {
         EventLogReader reader = new EventLogReader(in, linesBefore, seqBefore);
-        reader.configure(groups);
+        if (!reader.first) {
+            reader.configure(Objects.requireNonNull(config, "the config of a log read from its middle").groups());
+        }
         return reader;
     }
 
-    /** Reads the lines after a config with these groups: two or more take the tree path, which reads lists of lists. */
+    /** Reads the lines after a config with these groups: both paths read the per-group fields in their shapes. */
     private void configure(List<KvCacheGroup> configured) {
         groups = configured;
-        if (configured != null && configured.size() > 1) {
-            streamed = null;
+        if (streamed != null) {
+            streamed.configure(configured);
         }
     }
 

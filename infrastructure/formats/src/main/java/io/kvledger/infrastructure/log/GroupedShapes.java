@@ -35,10 +35,15 @@ final class GroupedShapes {
         return fields != null && fields.contains(field);
     }
 
+    /** Whether a {@code SLIDING_WINDOW} group's list of the per-group field may hold the null block: {@code BlocksAllocated.blockIds} only. */
+    static boolean mayHoldNull(String type, String field) {
+        return "BlocksAllocated".equals(type) && "blockIds".equals(field);
+    }
+
     /** What is wrong with the per-group field {@code field} of a {@code type} line, or empty. */
     static Optional<String> problem(String type, String field, FieldKind kind, JsonNode value, List<KvCacheGroup> groups) {
         String name = type + "." + field;
-        boolean mayHoldNull = "BlocksAllocated".equals(type) && "blockIds".equals(field);
+        boolean mayHoldNull = mayHoldNull(type, field);
         if (groups.size() == 1) {
             return list(name, kind, value, mayHoldNull && groups.get(0).isSliding(), groups.get(0));
         }

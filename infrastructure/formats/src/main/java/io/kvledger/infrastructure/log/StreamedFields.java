@@ -3,6 +3,8 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kvledger.domain.UnicodeText;
+import io.kvledger.domain.config.KvCacheGroup;
+import io.kvledger.domain.group.PerGroup;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,13 +15,36 @@ import java.util.List;
  * are read, against the same {@link EventSchema} the tree path uses. {@link #read} says {@code false} at
  * the first value that is not exactly what the schema asks for (wrong token, an integer past its range,
  * a string that is not well-formed Unicode, a name not among the allowed): the caller then hands the line
- * to the tree path, which says why. Reused from line to line.
+ * to the tree path, which says why. In a grouped log the per-group fields are read in their groups' shapes
+ * (contract 7.2). Reused from line to line.
  */
 final class StreamedFields implements LineFields {
 
     private static final int MAX_FIELDS = 16;
 
+    /**
+     * Which required fields of a type are per group (contract 7.2) and which one's sliding-window lists may
+     * hold the null block ({@code -1}: none).
+     */
+    record Shapes(boolean[] perGroup, int mayHoldNull) {
+        static Shapes of(String type, List<EventSchema.Field> required) {
+            boolean[] perGroup = new boolean[required.size()];
+            int mayHoldNull = -1;
+            for (int i = 0; i < required.size(); i++) {
+                String name = required.get(i).name();
+                perGroup[i] = GroupedShapes.isPerGroup(type, name);
+                if (GroupedShapes.mayHoldNull(type, name)) {
+                    mayHoldNull = i;
+                }
+            }
+            return new Shapes(perGroup, mayHoldNull);
+        }
+    }
+
     private List<EventSchema.Field> fields;
+    private Shapes shapes;
+    /** The log's groups ({@code null}: none, so every field is read in revision 4's shape). */
+    private List<KvCacheGroup> groups;
     private final long[] numbers = new long[MAX_FIELDS];
     private final Object[] values = new Object[MAX_FIELDS];
     private final boolean[] nulls = new boolean[MAX_FIELDS];
@@ -27,9 +52,15 @@ final class StreamedFields implements LineFields {
     private Integer[] intScratch = new Integer[64];
     private final RecentStrings strings = new RecentStrings();
 
-    /** Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}). */
-    void start(List<EventSchema.Field> required) {
+    /** Reads the lines of a log with these groups ({@code null}: none) from now on. */
+    void configure(List<KvCacheGroup> configured) {
+        this.groups = configured;
+    }
+
+    /** Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}) and their shapes in a grouped log. */
+    void start(List<EventSchema.Field> required, Shapes shapes) {
         this.fields = required;
+        this.shapes = shapes;
         this.seen = 0;
     }
 
@@ -61,7 +92,8 @@ final class StreamedFields implements LineFields {
     boolean read(int index, JsonParser parser, JsonToken token) throws IOException {
         EventSchema.Field field = fields.get(index);
         nulls[index] = false;
-        boolean ok = switch (field.kind()) {
+        boolean ok = groups != null && shapes.perGroup()[index] ? token == JsonToken.START_ARRAY && readPerGroup(index, parser)
+                : switch (field.kind()) {
             case INT -> isInt(parser, token) && set(index, parser.getIntValue());
             case LONG -> isLong(parser, token) && set(index, parser.getLongValue());
             case NULLABLE_INT -> token == JsonToken.VALUE_NULL ? (nulls[index] = true)
@@ -123,6 +155,58 @@ final class StreamedFields implements LineFields {
         // One copy, into an immutable list the event's own List.copyOf keeps as it is.
         values[index] = List.of(Arrays.copyOf(intScratch, n));
         return true;
+    }
+
+    /**
+     * A per-group field of a grouped log, on its {@code [}: with one group the flat list, with {@code G} >= 2
+     * exactly {@code G} lists; {@code null} entries only in a sliding group's list of the field that may
+     * hold them. Read as {@link GroupedShapes} checks it and {@link TreeFields} reads it.
+     */
+    private boolean readPerGroup(int index, JsonParser parser) throws IOException {
+        FieldKind kind = fields.get(index).kind();
+        boolean mayHoldNull = shapes.mayHoldNull() == index;
+        if (groups.size() == 1) {
+            List<Object> list = elements(kind, parser, mayHoldNull && groups.get(0).isSliding());
+            values[index] = list == null ? null : PerGroup.single(list);
+            return list != null;
+        }
+        List<List<Object>> lists = new ArrayList<>(groups.size());
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (token != JsonToken.START_ARRAY || lists.size() == groups.size()) {
+                return false;
+            }
+            List<Object> list = elements(kind, parser, mayHoldNull && groups.get(lists.size()).isSliding());
+            if (list == null) {
+                return false;
+            }
+            lists.add(list);
+        }
+        if (lists.size() != groups.size()) {
+            return false;
+        }
+        values[index] = PerGroup.of(lists);
+        return true;
+    }
+
+    /** One group's list, after its {@code [}: integers (or {@code null} where allowed) or well-formed strings; {@code null} otherwise. */
+    private List<Object> elements(FieldKind kind, JsonParser parser, boolean nullAllowed) throws IOException {
+        List<Object> list = new ArrayList<>();
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (kind == FieldKind.STRING_ARRAY) {
+                String text = token == JsonToken.VALUE_STRING ? strings.of(parser) : null;
+                if (text == null) {
+                    return null;
+                }
+                list.add(text);
+            } else if (token == JsonToken.VALUE_NULL && nullAllowed) {
+                list.add(null);
+            } else if (kind == FieldKind.INT_ARRAY && isInt(parser, token)) {
+                list.add(parser.getIntValue());
+            } else {
+                return null;
+            }
+        }
+        return list;
     }
 
     private boolean readLongs(int index, JsonParser parser) throws IOException {
@@ -190,6 +274,20 @@ final class StreamedFields implements LineFields {
     @SuppressWarnings("unchecked")
     public List<Integer> ints(String field) {
         return (List<Integer>) values[at(field)];
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public PerGroup<Integer> groupInts(String field) {
+        Object value = values[at(field)];
+        return value instanceof PerGroup<?> read ? (PerGroup<Integer>) read : PerGroup.single((List<Integer>) value);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public PerGroup<String> groupStrings(String field) {
+        Object value = values[at(field)];
+        return value instanceof PerGroup<?> read ? (PerGroup<String>) read : PerGroup.single((List<String>) value);
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.json.EventTypes;
@@ -17,7 +18,8 @@ import java.util.List;
  * sure of, the lines our writer writes: {@code seq} then {@code type} first, a known type, exactly its
  * required fields once each, each of its shape, no envelope, nothing after the object. For anything
  * else (a malformed line, a foreign field order, an extra field, an envelope, the first line) it says
- * {@code null} and the tree path reads the line, giving today's event or today's message. So this path
+ * {@code null} and the tree path reads the line, giving today's event or today's message. In a grouped log
+ * ({@link #configure}) its per-group fields are read in their groups' shapes, as the tree path reads them. So this path
  * never accepts a line the tree path refuses, and never reads one differently (shown by
  * {@code StreamedLinesTest}). {@link StreamedEventArray} reads a stored step's events with the same
  * {@link #readRest}.
@@ -33,13 +35,20 @@ final class StreamedLines {
             // This path's errors are never shown (the tree path's are), so its parsers need no source to quote.
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION.mappedFeature());
 
-    /** A known type this path reads: its name (also as chars, matched without making a String) and its fields. */
-    private record Layout(String type, char[] name, List<EventSchema.Field> required) {
+    /**
+     * A known type this path reads: its name (also as chars, matched without making a String), its fields and
+     * their shapes in a grouped log (contract 7.2: which are per group, and which may hold the null block).
+     */
+    private record Layout(String type, char[] name, List<EventSchema.Field> required, StreamedFields.Shapes shapes) {
+        static Layout of(String type) {
+            List<EventSchema.Field> required = EventSchema.requiredFields(type);
+            return new Layout(type, type.toCharArray(), required, required == null ? null : StreamedFields.Shapes.of(type, required));
+        }
     }
 
     private static final Layout[] LAYOUTS = EventDecoders.types().stream()
             .filter(type -> !"EngineConfigured".equals(type)) // a configuration is checked as a config: the tree path's
-            .map(type -> new Layout(type, type.toCharArray(), EventSchema.requiredFields(type)))
+            .map(Layout::of)
             .filter(layout -> layout.required() != null && StreamedFields.fits(layout.required()))
             .toArray(Layout[]::new);
 
@@ -91,7 +100,7 @@ final class StreamedLines {
         if (layout == null) {
             return null;
         }
-        fields.start(layout.required());
+        fields.start(layout.required(), layout.shapes());
         JsonToken token;
         for (token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
             int index = fields.indexOf(parser.currentName());
@@ -103,6 +112,14 @@ final class StreamedLines {
             return null;
         }
         return EventDecoders.decode(layout.type(), fields);
+    }
+
+    /**
+     * Reads the lines of a log whose {@code EngineConfigured} gives {@code groups} ({@code null}: none): its
+     * per-group fields in the shapes of contract 7.2, as the tree path reads them.
+     */
+    void configure(List<KvCacheGroup> groups) {
+        fields.configure(groups);
     }
 
     /** A parser of these bytes with this path's settings. */

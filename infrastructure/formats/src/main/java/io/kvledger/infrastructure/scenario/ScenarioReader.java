@@ -18,9 +18,21 @@ public final class ScenarioReader {
     private boolean seenNonBlank;
     /** The config line's, once read: its groups decide how commands are read. */
     private io.kvledger.domain.config.EngineConfig config;
+    /** The config of a scenario without a config line (a resumed store's), asked for at its first command line. */
+    private java.util.function.Supplier<io.kvledger.domain.config.EngineConfig> withoutConfigLine;
 
     public ScenarioReader(InputStream in) {
         this.lines = new Utf8Lines(in);
+    }
+
+    /**
+     * Reads the commands of a scenario that has no config line in {@code config}'s shapes (a run that
+     * continues a store uses the stored config): asked for once, when the first line that is not a config
+     * line is read, so that a grouped store's commands (per-group fields, {@code FreeWindowBlocks}) read as
+     * they would after its config line. Without it such a scenario's commands are read without groups.
+     */
+    public void whenNoConfigLine(java.util.function.Supplier<io.kvledger.domain.config.EngineConfig> config) {
+        this.withoutConfigLine = config;
     }
 
     /** The next non-blank line, or {@code null} at the end. */
@@ -30,7 +42,7 @@ public final class ScenarioReader {
             if (!text.isBlank()) {
                 boolean first = !seenNonBlank;
                 seenNonBlank = true;
-                ScenarioLine line = parse(lines.number(), text, first, config);
+                ScenarioLine line = parse(lines.number(), text, first);
                 if (line instanceof ScenarioLine.Config c) {
                     config = c.config();
                 }
@@ -74,7 +86,7 @@ public final class ScenarioReader {
         return ConfigParser.parse(config);
     }
 
-    private static ScenarioLine parse(long line, String text, boolean first, io.kvledger.domain.config.EngineConfig config) throws MalformedLineException {
+    private ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
         JsonNode node;
         try {
             node = EventJson.mapper().readTree(text);
@@ -93,6 +105,9 @@ public final class ScenarioReader {
             } catch (IllegalArgumentException e) {
                 throw new MalformedLineException(line, e.getMessage(), true);
             }
+        }
+        if (first && withoutConfigLine != null) {
+            config = withoutConfigLine.get();
         }
         try {
             return new ScenarioLine.Command(line, CommandParser.parse(node, config));

@@ -27,15 +27,37 @@ class StreamedLinesFuzzTest {
             "\"\\ud800\"", "\"\\udc00x\"", "\"\\uD83D\\uDE00\"", "\"r\\u0065q\"", "\"\u00e9\"", "[]", "[1]", "[1.5]",
             "[2147483648]", "[\"k\"]", "[null]", "[[1]]", "{}", "{\"a\": 1}", "\"FENCE\"", "\"DELAY_FREE\"", "\"LENGTH\"",
             "\"NOPE\"", "\"INVALID_ARGUMENT\""};
+    /** Also the shapes of a grouped log's per-group fields (contract 7.2), right and wrong. */
+    private static final String[] GROUPED_VALUES = concat(VALUES, "[[1], [2]]", "[[], []]", "[[], [], []]", "[[null], [1]]",
+            "[[1], [null]]", "[[1, null], [], [2]]", "[null, 1]", "[[\"k\"], []]", "[[1], 2]", "[[1], [2.5]]", "[[[1]], []]",
+            "[[2147483648], []]");
     private static final String[] NAMES = {"seq", "type", "requestId", "jobId", "blockIds", "keys", "reason", "code",
             "step", "envelope", "hits", "typ\\u0065", "s\\u0065q"};
 
     @Test
     void streamingAndTreePathsAgreeOnEveryMutatedLog() throws Exception {
         List<String> valid = validLines();
+        assertBothPathsAgree(seed -> mutated(valid, new Random(seed), VALUES));
+    }
+
+    @Test
+    void streamingAndTreePathsAgreeOnEveryMutatedGroupedLog() throws Exception {
+        assertBothPathsAgree(seed -> {
+            Random random = new Random(seed);
+            List<EngineEvent> events = GroupedStreamedLinesTest.log(random, GroupedStreamedLinesTest.groups(random));
+            List<String> valid = new ArrayList<>();
+            for (int i = 0; i < events.size(); i++) {
+                valid.add(EventJson.toLine(i + 1, events.get(i)));
+            }
+            return mutated(valid, random, GROUPED_VALUES);
+        });
+    }
+
+    /** Over {@value #FILES} seeds: both readers agree on each file, and the mutations reach both sides (many fail, many are read to their end). */
+    private static void assertBothPathsAgree(java.util.function.IntFunction<byte[]> files) {
         int failedFiles = 0;
         for (int seed = 0; seed < FILES; seed++) {
-            byte[] file = mutated(valid, new Random(seed));
+            byte[] file = files.apply(seed);
             Outcome streamed = outcome(new EventLogReader(new ByteArrayInputStream(file)));
             Outcome tree = outcome(EventLogReader.treeOnly(new ByteArrayInputStream(file)));
             assertEquals(tree, streamed, "seed " + seed + ": " + new String(file, StandardCharsets.UTF_8));
@@ -43,8 +65,13 @@ class StreamedLinesFuzzTest {
                 failedFiles++;
             }
         }
-        // The mutations reach both sides: many files fail, many are read to their end.
         assertTrue(failedFiles > FILES / 4 && failedFiles < FILES - FILES / 10, "failed files: " + failedFiles);
+    }
+
+    private static String[] concat(String[] values, String... more) {
+        String[] all = java.util.Arrays.copyOf(values, values.length + more.length);
+        System.arraycopy(more, 0, all, values.length, more.length);
+        return all;
     }
 
     private record Outcome(List<LogEntry> entries, String failure) {
@@ -75,12 +102,12 @@ class StreamedLinesFuzzTest {
         return lines;
     }
 
-    private static byte[] mutated(List<String> valid, Random random) {
+    private static byte[] mutated(List<String> valid, Random random, String[] values) {
         List<String> lines = new ArrayList<>(valid);
         int edits = 1 + random.nextInt(3);
         for (int i = 0; i < edits; i++) {
             int at = random.nextInt(12) == 0 ? 0 : 1 + random.nextInt(lines.size() - 1);
-            lines.set(at, edit(lines.get(at), random));
+            lines.set(at, edit(lines.get(at), random, values));
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (String line : lines) {
@@ -108,7 +135,7 @@ class StreamedLinesFuzzTest {
     }
 
     /** One edit of a line of our writer's form: {"seq": N, "type": "T", "a": V, ...}. */
-    private static String edit(String line, Random random) {
+    private static String edit(String line, Random random, String[] values) {
         List<int[]> fields = fieldSpans(line);
         if (fields.isEmpty()) {
             return line.isEmpty() ? "{}" : line.substring(0, random.nextInt(line.length())); // a line edited past recognition
@@ -119,11 +146,11 @@ class StreamedLinesFuzzTest {
         return switch (random.nextInt(16)) {
             case 0 -> remove(line, field);
             case 1 -> line.substring(0, line.length() - 1) + ", " + text + "}";
-            case 2, 3, 4 -> line.substring(0, field[1]) + VALUES[random.nextInt(VALUES.length)] + line.substring(field[2]);
+            case 2, 3, 4 -> line.substring(0, field[1]) + values[random.nextInt(values.length)] + line.substring(field[2]);
             case 5 -> line.substring(0, random.nextInt(line.length()));
             case 6 -> "{" + text + ", " + remove(line, field).substring(1).replaceFirst("^\\}$", "").replaceFirst("^, ", "");
             case 7 -> line.substring(0, line.length() - 1) + ", \"" + NAMES[random.nextInt(NAMES.length)] + "\": "
-                    + VALUES[random.nextInt(VALUES.length)] + "}";
+                    + values[random.nextInt(values.length)] + "}";
             case 8 -> line.replaceFirst("\"seq\": \\d+", "\"seq\": " + new String[] {"0", "1", "2", "-3", "1.0", "\"4\"",
                     "99999999999999999999", "null"}[random.nextInt(8)]);
             case 9 -> " \t" + line.replace(": ", " :\t ").replace(", ", " , ") + "  ";

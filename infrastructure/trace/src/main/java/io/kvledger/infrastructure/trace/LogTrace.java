@@ -198,7 +198,7 @@ public final class LogTrace implements AutoCloseable {
         return false;
     }
 
-    /** The event's own fields as the log wrote them, with its seq. */
+    /** The event's own fields as the log wrote them, with its seq (a store's envelope and step checksum are the line's, not the event's). */
     static Args fieldsOf(LogEntry entry) {
         return g -> {
             g.writeNumberField("seq", entry.seq());
@@ -206,7 +206,7 @@ public final class LogTrace implements AutoCloseable {
             List<String> own = new ArrayList<>();
             names.forEachRemaining(own::add);
             for (String name : own) {
-                if (!name.equals("seq") && !name.equals("type") && !name.equals("envelope")) {
+                if (!name.equals("seq") && !name.equals("type") && !name.equals("envelope") && !name.equals("stepCrc32c")) {
                     JsonNode value = entry.raw().get(name);
                     g.writeFieldName(name);
                     g.writeTree(value);

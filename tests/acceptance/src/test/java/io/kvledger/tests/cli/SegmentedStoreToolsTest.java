@@ -111,7 +111,8 @@ class SegmentedStoreToolsTest {
         assertEquals(want.stdout(), got.stdout(), String.join(" ", command) + " of " + actual);
     }
 
-    private static List<EngineEvent> read(Path path) throws Exception {
+    /** The events a tool reads of a store, a segment or a log (from its base, after a first segment). */
+    static List<EngineEvent> read(Path path) throws Exception {
         List<EngineEvent> events = new ArrayList<>();
         try (StoreLog log = StoreLog.open(path, UnaryOperator.identity())) {
             EventLogReader reader = log.reader();
@@ -122,7 +123,7 @@ class SegmentedStoreToolsTest {
         return events;
     }
 
-    private static long lastJob(List<EngineEvent> events) {
+    static long lastJob(List<EngineEvent> events) {
         long job = -1;
         for (EngineEvent event : events) {
             if (event instanceof StoreJobScheduled store) {
@@ -133,7 +134,8 @@ class SegmentedStoreToolsTest {
         return job;
     }
 
-    private static String[] with(String[] command, Path file) {
+    /** {@code command} with {@code file} as its first argument. */
+    static String[] with(String[] command, Path file) {
         String[] args = new String[command.length + 1];
         args[0] = command[0];
         args[1] = file.toString();

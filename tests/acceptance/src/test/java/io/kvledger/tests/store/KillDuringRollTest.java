@@ -10,7 +10,6 @@ import io.kvledger.domain.EngineFold;
 import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.infrastructure.log.CompressedLogs;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.store.FileStores;
@@ -18,7 +17,6 @@ import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.SegmentedEventStorageEngine;
 import io.kvledger.infrastructure.store.StoreLog;
 import java.io.BufferedReader;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,8 +141,8 @@ class KillDuringRollTest {
                 assertTrue(Files.exists(segment.resolveSibling(plain + ".base")), segment + " has its base");
             }
             long last = first - 1;
-            try (InputStream in = CompressedLogs.decompressed(Files.newInputStream(segment))) {
-                EventLogReader reader = first == 1 ? new EventLogReader(in) : EventLogReader.continuing(in, first - 1, first - 1);
+            try (StoreLog log = StoreLog.open(segment, UnaryOperator.identity())) {
+                EventLogReader reader = log.reader(); // from the segment's base
                 for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
                     last = entry.seq();
                 }

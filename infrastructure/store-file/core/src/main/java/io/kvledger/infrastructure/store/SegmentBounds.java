@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.domain.config.EngineConfig;
 import java.io.IOException;
 
 /**
@@ -36,6 +37,11 @@ final class SegmentBounds {
     /** The aggregate sequence number of the last message before this file (-1 when it has no base). */
     long fileBaseSequenceNumber() {
         return fileBaseSequenceNumber;
+    }
+
+    /** The config of the log the segments continue: what a closed segment's lines are read with. */
+    EngineConfig logConfig() {
+        return storeFile.config();
     }
 
     /** The bytes of whole appends in the file. */

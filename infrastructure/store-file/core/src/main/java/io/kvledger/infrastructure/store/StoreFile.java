@@ -1,5 +1,7 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
@@ -31,6 +33,12 @@ final class StoreFile implements AutoCloseable {
     private final Path path;
     private final FileChannel channel;
     private final FileLock lock; // held while open; closing the channel releases it
+    /**
+     * The config of the log the file holds or continues, which a reader from the middle of the file needs
+     * (its groups shape the per-group fields): a snapshot's or a base's, or else the file's first line's,
+     * read when first asked for.
+     */
+    private volatile EngineConfig config;
 
     private StoreFile(Path path, FileChannel channel, FileLock lock) {
         this.path = path;
@@ -75,9 +83,10 @@ final class StoreFile implements AutoCloseable {
                 snapshot = new SnapshotFile.Loaded(base, snapshot.rejected());
             }
             SnapshotFile.Snapshot start = snapshot.snapshot();
+            file.config = start == null ? null : start.state().config();
             StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
                     : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),
-                            start.sequenceNumber() + 1));
+                            start.sequenceNumber() + 1, file.config));
             if (scan.report().recovered()) {
                 channel.truncate(scan.end());
                 channel.force(true);
@@ -147,7 +156,8 @@ final class StoreFile implements AutoCloseable {
             return Stream.empty();
         }
         // In a store a line's number is its seq, so the reader numbers lines as the file does.
-        EventLogReader reader = EventLogReader.continuing(new ChannelInputStream(channel, from, until), seqBefore, seqBefore)
+        EventLogReader reader = EventLogReader.continuing(new ChannelInputStream(channel, from, until), seqBefore, seqBefore,
+                        from == 0 && seqBefore == 0 ? null : config())
                 .checking(new StepChecksums(from == 0));
         Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
                 Spliterator.ORDERED | Spliterator.NONNULL) {
@@ -162,6 +172,32 @@ final class StoreFile implements AutoCloseable {
             }
         };
         return StreamSupport.stream(lines, false);
+    }
+
+    /** The config of the log the file holds or continues (see {@link #config}). */
+    EngineConfig config() {
+        EngineConfig known = config;
+        if (known == null) {
+            known = firstLineConfig();
+            config = known;
+        }
+        return known;
+    }
+
+    /** The config of the file's first line, an {@code EngineConfigured} (a store's first event always is one). */
+    private EngineConfig firstLineConfig() {
+        LogEntry first;
+        try {
+            first = new EventLogReader(new ChannelInputStream(channel, 0, channel.size())).next();
+        } catch (MalformedLogException e) {
+            throw StoreCorruptedException.of(path, e, "changed since the store opened it: ");
+        } catch (IOException e) {
+            throw new EventStoreException("cannot read the store " + path + ": " + e, e);
+        }
+        if (!(first.event() instanceof EngineConfigured configured)) {
+            throw new StoreCorruptedException(path, 1, "the first line is not EngineConfigured, but " + first.type());
+        }
+        return configured.config();
     }
 
     private LogEntry next(EventLogReader reader) {

@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
@@ -39,9 +40,12 @@ final class StoreScan {
     private record Pending(long offset, String aggregateId, boolean startsMessage) {
     }
 
-    /** Where the scan starts: after line {@code seq}, which ends at byte {@code offset} (a snapshot's). */
-    record Start(long seq, long offset, String aggregateId, long nextSequence) {
-        static final Start BEGINNING = new Start(0, 0, null, 0);
+    /**
+     * Where the scan starts: after line {@code seq}, which ends at byte {@code offset} (a snapshot's), in a
+     * log of {@code config} (the snapshot state's; {@code null} from the beginning, where the first line gives it).
+     */
+    record Start(long seq, long offset, String aggregateId, long nextSequence, EngineConfig config) {
+        static final Start BEGINNING = new Start(0, 0, null, 0, null);
     }
 
     private final FileChannel channel;
@@ -113,8 +117,7 @@ final class StoreScan {
             return;
         }
         ChannelInputStream in = new ChannelInputStream(channel, from, scanEnd);
-        EventLogReader reader = (start.seq() == 0 ? new EventLogReader(in) : EventLogReader.continuing(in, start.seq(), start.seq()))
-                .checking(checksums);
+        EventLogReader reader = EventLogReader.continuing(in, start.seq(), start.seq(), start.config()).checking(checksums);
         long lineStart = from;
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.log.CompressedLogs;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
@@ -25,15 +26,18 @@ final class ClosedSegmentLines {
     private ClosedSegmentLines() {
     }
 
-    /** A closed segment's lines, decompressed when it is compressed. */
-    static Stream<LogEntry> of(SegmentFiles.Segment segment) {
+    /**
+     * A closed segment's lines, decompressed when it is compressed, read as lines of a log of {@code config}
+     * (a segment but the first begins after its base, so its lines' shapes come from the config it continues).
+     */
+    static Stream<LogEntry> of(SegmentFiles.Segment segment, EngineConfig config) {
         InputStream in;
         try {
             in = CompressedLogs.decompressed(Files.newInputStream(segment.file()));
         } catch (IOException e) {
             throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e, e);
         }
-        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1)
+        EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1, config)
                 .checking(new StepChecksums(true));
         Spliterator<LogEntry> lines = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
                 Spliterator.ORDERED | Spliterator.NONNULL) {

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.domain.config.EngineConfig;
 import java.util.List;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -35,7 +36,9 @@ final class SegmentedReads {
             older = store.snapshotOfClosed();
         }
         DomainEventStream tail = newest.readEvents(aggregateIdentifier, firstSequenceNumber);
-        Stream<DomainEventMessage<?>> before = StoreMessages.ofAggregate(older.stream().flatMap(ClosedSegmentLines::of),
+        EngineConfig config = newest.segment().logConfig();
+        Stream<DomainEventMessage<?>> before = StoreMessages.ofAggregate(older.stream()
+                        .flatMap(segment -> ClosedSegmentLines.of(segment, config)),
                         aggregateIdentifier)
                 .filter(message -> message.getSequenceNumber() >= firstSequenceNumber);
         Stream<DomainEventMessage<?>> after = tail.asStream().map(message -> (DomainEventMessage<?>) message);
@@ -54,8 +57,9 @@ final class SegmentedReads {
             }
             older = store.snapshotOfClosed();
         }
+        EngineConfig config = newest.segment().logConfig();
         Stream<? extends TrackedEventMessage<?>> before = StoreMessages.trackedAfter(older.stream()
-                .flatMap(ClosedSegmentLines::of), after);
+                .flatMap(segment -> ClosedSegmentLines.of(segment, config)), after);
         return Stream.concat(before, newest.readEvents(trackingToken, mayBlock));
     }
 }

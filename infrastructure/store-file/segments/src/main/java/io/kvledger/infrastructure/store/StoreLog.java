@@ -73,9 +73,12 @@ public final class StoreLog implements AutoCloseable {
         return new StoreLog(files, text, firstSeq - 1, base);
     }
 
-    /** The reader of the lines: a plain log from its first line, or continuing after {@link #seqBefore()}. */
+    /**
+     * The reader of the lines: a plain log from its first line, or continuing after {@link #seqBefore()} in
+     * the log of the base's config (so a grouped log's segments read in its groups' shapes).
+     */
     public EventLogReader reader() {
-        EventLogReader reader = seqBefore == 0 ? new EventLogReader(text) : EventLogReader.continuing(text, seqBefore, seqBefore);
+        EventLogReader reader = EventLogReader.continuing(text, seqBefore, seqBefore, base == null ? null : base.config());
         return reader.checking(new StepChecksums(true)); // a store's steps are checked as on open; a plain log has none
     }
 

@@ -261,7 +261,7 @@ class SegmentedStoreTest {
     static List<LogEntry> read(Path segment, long first) throws Exception {
         List<LogEntry> entries = new ArrayList<>();
         try (InputStream in = CompressedLogs.decompressed(Files.newInputStream(segment))) {
-            EventLogReader reader = first == 1 ? new EventLogReader(in) : EventLogReader.continuing(in, first - 1, first - 1);
+            EventLogReader reader = EventLogReader.continuing(in, first - 1, first - 1, CONFIG);
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
                 entries.add(entry);
             }
