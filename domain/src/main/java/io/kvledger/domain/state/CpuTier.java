@@ -303,7 +303,7 @@ public final class CpuTier {
         CpuTier version = this;
         int hops = 0;
         while (version.table == null) {
-            TierChunk before = version.undo.before.get(key);
+            TierChunk before = version.undo.get(key);
             if (before != null) {
                 return before == TierUndo.ABSENT ? null : before;
             }
@@ -335,9 +335,7 @@ public final class CpuTier {
     private TierTable walk(Map<String, TierChunk> overlay) {
         CpuTier version = this;
         while (version.table == null) {
-            for (Map.Entry<String, TierChunk> entry : version.undo.before.entrySet()) {
-                overlay.putIfAbsent(entry.getKey(), entry.getValue());
-            }
+            version.undo.forEach(overlay::putIfAbsent);
             version = version.newer;
         }
         return version.table;
