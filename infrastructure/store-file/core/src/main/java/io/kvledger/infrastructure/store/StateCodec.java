@@ -47,6 +47,7 @@ final class StateCodec {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .addModule(vavr())
             .addModule(GroupedStateJson.module())
+            .addModule(TierJson.module())
             .build();
 
     private StateCodec() {

@@ -1,0 +1,78 @@
+package io.kvledger.infrastructure.store;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.domain.state.CpuTier;
+import io.kvledger.domain.state.TierChunk;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeMap;
+import java.io.IOException;
+
+/**
+ * The CPU tier in a snapshot, as it was written while the tier was a record of Vavr maps: {@code capacity},
+ * {@code chunks} (key and chunk pairs), {@code evictable} (stamp and key pairs, least recent first) and
+ * {@code clock}, in that order. The tier now keeps mutable maps of its own, so its fields are not its shape;
+ * this writes the shape from what it reads, and reading checks that the evictable order follows the chunks.
+ */
+final class TierJson {
+
+    private TierJson() {
+    }
+
+    static SimpleModule module() {
+        SimpleModule module = new SimpleModule("kvledger-tier");
+        module.addSerializer(CpuTier.class, new JsonSerializer<>() {
+            @Override
+            public void serialize(CpuTier tier, JsonGenerator out, SerializerProvider provider) throws IOException {
+                out.writeStartObject();
+                out.writeNumberField("capacity", tier.capacity());
+                out.writeFieldName("chunks");
+                provider.defaultSerializeValue(tier.chunks(), out);
+                out.writeFieldName("evictable");
+                provider.defaultSerializeValue(tier.evictable(), out);
+                out.writeNumberField("clock", tier.clock());
+                out.writeEndObject();
+            }
+        });
+        module.addDeserializer(CpuTier.class, new JsonDeserializer<>() {
+            @Override
+            public CpuTier deserialize(JsonParser in, DeserializationContext context) throws IOException {
+                if (in.currentToken() != JsonToken.START_OBJECT) {
+                    context.reportInputMismatch(CpuTier.class, "the tier is an object");
+                }
+                JavaType chunksType = context.getTypeFactory().constructParametricType(HashMap.class, String.class, TierChunk.class);
+                JavaType evictableType = context.getTypeFactory().constructParametricType(TreeMap.class, Long.class, String.class);
+                Integer capacity = null;
+                Long clock = null;
+                HashMap<String, TierChunk> chunks = null;
+                TreeMap<Long, String> evictable = null;
+                for (String field = in.nextFieldName(); field != null; field = in.nextFieldName()) {
+                    in.nextToken();
+                    switch (field) {
+                        case "capacity" -> capacity = in.getIntValue();
+                        case "clock" -> clock = in.getLongValue();
+                        case "chunks" -> chunks = context.readValue(in, chunksType);
+                        case "evictable" -> evictable = context.readValue(in, evictableType);
+                        default -> context.reportInputMismatch(CpuTier.class, "the tier has no field " + field);
+                    }
+                }
+                if (capacity == null || clock == null || chunks == null || evictable == null) {
+                    context.reportInputMismatch(CpuTier.class, "the tier needs capacity, chunks, evictable and clock");
+                }
+                CpuTier tier = CpuTier.of(capacity, chunks.values(), clock);
+                if (!tier.evictable().equals(evictable)) {
+                    context.reportInputMismatch(CpuTier.class, "the tier's evictable order does not follow its chunks");
+                }
+                return tier;
+            }
+        });
+        return module;
+    }
+}

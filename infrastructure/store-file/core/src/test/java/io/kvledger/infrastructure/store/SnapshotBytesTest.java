@@ -1,0 +1,71 @@
+package io.kvledger.infrastructure.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.LogEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A snapshot writes the state as it always did, whatever the state keeps inside: the states of two
+ * simulated logs (one group, and gpt-oss's groups with chunks evicted), every tenth event's, encode to the
+ * bytes the codec wrote while the CPU tier was a record of Vavr maps (their digest, taken with that
+ * version), and each decodes to a state equal to the fold's that encodes to the same bytes again.
+ */
+class SnapshotBytesTest {
+
+    @Test
+    void statesOfOneGroupEncodeAsBefore() throws Exception {
+        assertEquals("5489cae2", digest("/snapshots/tier-default.jsonl.gz"));
+    }
+
+    @Test
+    void statesOfGroupsWithEvictionsEncodeAsBefore() throws Exception {
+        assertEquals("fa97dfe0", digest("/snapshots/tier-gpt-oss.jsonl.gz"));
+    }
+
+    /** The first 8 hex digits of the SHA-256 of every tenth state's encoding, one line each. */
+    static String digest(String resource) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        int states = 0;
+        for (EngineState state : everyTenth(resource)) {
+            byte[] bytes = StateCodec.encode(state);
+            EngineState decoded = StateCodec.decode(bytes);
+            assertEquals(state, decoded, "state " + states + " decodes to itself");
+            assertArrayEquals(bytes, StateCodec.encode(decoded), "state " + states + " encodes again the same");
+            sha.update(bytes);
+            sha.update((byte) '\n');
+            states++;
+        }
+        assertTrue(states > 100, "states: " + states);
+        return HexFormat.of().formatHex(sha.digest()).substring(0, 8);
+    }
+
+    private static List<EngineState> everyTenth(String resource) throws IOException, Exception {
+        List<EngineState> states = new ArrayList<>();
+        try (InputStream in = new GZIPInputStream(SnapshotBytesTest.class.getResourceAsStream(resource))) {
+            EventLogReader reader = new EventLogReader(in);
+            EngineState state = null;
+            int n = 0;
+            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                state = EngineFold.evolve(state, entry.event());
+                if (n++ % 10 == 0) {
+                    states.add(state);
+                }
+            }
+            states.add(state);
+        }
+        return states;
+    }
+}
