@@ -95,7 +95,7 @@ public record JudgementView(String schema, long seq, long commandSeq, String com
     private static TierBefore tier(EngineState before) {
         long ready = 0;
         long pinned = 0;
-        for (TierChunk chunk : before.tier().chunks().values()) {
+        for (TierChunk chunk : before.tier().chunkList()) {
             ready += chunk.ready() ? 1 : 0;
             pinned += chunk.pins() > 0 ? 1 : 0;
         }

@@ -122,7 +122,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
     static TierView tier(CpuTier tier) {
         int ready = 0;
         int pinned = 0;
-        for (TierChunk chunk : tier.chunks().values()) {
+        for (TierChunk chunk : tier.chunkList()) {
             ready += chunk.ready() ? 1 : 0;
             pinned += chunk.pins() > 0 ? 1 : 0;
         }

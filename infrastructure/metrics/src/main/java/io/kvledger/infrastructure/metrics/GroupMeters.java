@@ -111,7 +111,7 @@ final class GroupMeters {
     static int tierChunks(EngineState state, int g) {
         int groups = state.config().groupCount();
         int chunks = 0;
-        for (TierChunk chunk : state.tier().chunks().values()) {
+        for (TierChunk chunk : state.tier().chunkList()) {
             chunks += GroupKeys.groupOf(chunk.key(), groups) == g ? 1 : 0;
         }
         return chunks;

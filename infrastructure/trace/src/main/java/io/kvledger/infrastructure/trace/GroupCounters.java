@@ -199,7 +199,7 @@ final class GroupCounters {
     private void tier(CpuTier tier) {
         Arrays.fill(ready, 0);
         Arrays.fill(writing, 0);
-        for (TierChunk chunk : tier.chunks().values()) {
+        for (TierChunk chunk : tier.chunkList()) {
             int g = groupOf(chunk.key());
             if (chunk.ready()) {
                 ready[g]++;

@@ -16,7 +16,7 @@ record TierCounts(int ready, int writing, int pinned, int capacity) {
         int ready = 0;
         int writing = 0;
         int pinned = 0;
-        for (TierChunk chunk : tier.chunks().values()) {
+        for (TierChunk chunk : tier.chunkList()) {
             ready += chunk.ready() ? 1 : 0;
             writing += chunk.ready() ? 0 : 1;
             pinned += chunk.pins() > 0 ? 1 : 0;
