@@ -1,6 +1,5 @@
 package io.kvledger.infrastructure.cli;
 
-import io.kvledger.infrastructure.serve.ServeCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +10,7 @@ import picocli.CommandLine.Command;
  * log. So a run that names its command gets a tree of that one command; anything else (no command, an
  * unknown one, {@code help}) gets {@link KvLedgerCli}'s whole tree. Both have the same top command (name,
  * standard options, version), so what a subcommand prints is the same; {@code OneCommandCliTest} holds
- * this list to {@link KvLedgerCli}'s and every command's usage text to the whole tree's.
+ * every command's usage text and output to the whole tree's.
  */
 @Command(name = "kvledger", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class)
 final class OneCommandCli implements Runnable {
@@ -28,23 +27,26 @@ final class OneCommandCli implements Runnable {
         return new CommandLine(new OneCommandCli()).addSubcommand(command);
     }
 
-    /** A new command object for a subcommand's name, or {@code null} for {@code help} and names that are none. */
+    /**
+     * A new command object for a subcommand's name, or {@code null} for {@code help} and names that are none.
+     * The names are read from {@link KvLedgerCli}'s own list of subcommands, so a command added there is
+     * found here too; reading one annotation of each class is cheap, building their models is not.
+     */
     static Object command(String name) {
-        return switch (name) {
-            case "run" -> new RunCommand();
-            case "replay" -> new ReplayCommand();
-            case "audit" -> new AuditCommand();
-            case "explain" -> new ExplainCommand();
-            case "simulate" -> new SimulateCommand();
-            case "shrink" -> new ShrinkCommand();
-            case "trace" -> new TraceCommand();
-            case "export" -> new ExportCommand();
-            case "fleet" -> new FleetCommand();
-            case "serve" -> new ServeCommand();
-            case "diff" -> new DiffCommand();
-            case "bench" -> new BenchCommand();
-            default -> null;
-        };
+        if ("help".equals(name)) {
+            return null;
+        }
+        for (Class<?> type : KvLedgerCli.class.getAnnotation(Command.class).subcommands()) {
+            Command command = type.getAnnotation(Command.class);
+            if (command != null && command.name().equals(name)) {
+                try {
+                    return type.getDeclaredConstructor().newInstance();
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot make the command " + name + ": " + e, e);
+                }
+            }
+        }
+        return null;
     }
 
     @Override
