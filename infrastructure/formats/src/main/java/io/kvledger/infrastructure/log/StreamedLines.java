@@ -10,10 +10,10 @@ import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The fast path of {@link EventLogReader}: a line read with Jackson's streaming parser straight into
@@ -48,15 +48,16 @@ final class StreamedLines {
      * their shapes in a grouped log (contract 7.2: which are per group, and which may hold the null block).
      */
     private record Layout(String type, char[] name, List<EventSchema.Field> required, String[] fieldNames,
-            SerializableString[] names, StreamedFields.Shapes shapes) {
+            SerializableString[] names, StreamedFields.Shapes shapes, Function<LineFields, EngineEvent> decoder) {
         static Layout of(String type) {
             List<EventSchema.Field> required = EventSchema.requiredFields(type);
             if (required == null) {
-                return new Layout(type, type.toCharArray(), null, null, null, null);
+                return new Layout(type, type.toCharArray(), null, null, null, null, null);
             }
             String[] fieldNames = required.stream().map(EventSchema.Field::name).toArray(String[]::new);
             SerializableString[] names = Arrays.stream(fieldNames).map(SerializedString::new).toArray(SerializableString[]::new);
-            return new Layout(type, type.toCharArray(), required, fieldNames, names, StreamedFields.Shapes.of(type, required));
+            return new Layout(type, type.toCharArray(), required, fieldNames, names, StreamedFields.Shapes.of(type, required),
+                    EventDecoders.decoderOf(type));
         }
     }
 
@@ -68,6 +69,9 @@ final class StreamedLines {
             .map(Layout::of)
             .filter(layout -> layout.required() != null && StreamedFields.fits(layout.required()))
             .toArray(Layout[]::new);
+
+    /** The layouts by the length of their type's name: a name read is compared with those of its length only. */
+    private static final Layout[][] BY_LENGTH = byLength(LAYOUTS);
 
     private final StreamedFields fields = new StreamedFields();
     /** The layout of the line before: most lines are of the type of some line shortly before. */
@@ -136,7 +140,8 @@ final class StreamedLines {
         if (event == null || !nothingAfterTheObject(parser, bytes, offset, length)) {
             return null;
         }
-        return LogEntry.ofText(line, seq, EventTypes.nameOf(event), event, Arrays.copyOfRange(bytes, offset, offset + length));
+        // readRest read the line by the layout of its type, the one it keeps as the recent one.
+        return LogEntry.ofText(line, seq, recent.type(), event, Arrays.copyOfRange(bytes, offset, offset + length));
     }
 
     /**
@@ -180,7 +185,7 @@ final class StreamedLines {
             } else {
                 JsonToken token = expected < names.length ? parser.currentToken() : parser.nextToken();
                 if (token != JsonToken.FIELD_NAME) {
-                    return token == JsonToken.END_OBJECT && fields.complete() ? EventDecoders.decode(layout.type(), fields) : null;
+                    return token == JsonToken.END_OBJECT && fields.complete() ? layout.decoder().apply(fields) : null;
                 }
                 index = fields.indexOf(parser.currentName());
             }
@@ -212,13 +217,26 @@ final class StreamedLines {
         if (matches(recent, text, start, length)) {
             return recent;
         }
-        for (Layout layout : LAYOUTS) {
+        if (length >= BY_LENGTH.length) {
+            return null;
+        }
+        for (Layout layout : BY_LENGTH[length]) {
             if (matches(layout, text, start, length)) {
                 recent = layout;
                 return layout;
             }
         }
         return null;
+    }
+
+    private static Layout[][] byLength(Layout[] layouts) {
+        int longest = Arrays.stream(layouts).mapToInt(layout -> layout.name().length).max().orElse(0);
+        Layout[][] byLength = new Layout[longest + 1][];
+        for (int length = 0; length <= longest; length++) {
+            int of = length;
+            byLength[length] = Arrays.stream(layouts).filter(layout -> layout.name().length == of).toArray(Layout[]::new);
+        }
+        return byLength;
     }
 
     private static boolean matches(Layout layout, char[] text, int start, int length) {
