@@ -89,6 +89,11 @@ final class EventDecoders {
         return decoder == null ? null : decoder.apply(line);
     }
 
+    /** The decoder of a known type, or {@code null} for a type this version does not know: for a reader that looks it up once. */
+    static Function<LineFields, EngineEvent> decoderOf(String type) {
+        return BY_TYPE.get(type);
+    }
+
     static Set<String> types() {
         return BY_TYPE.keySet();
     }

@@ -42,6 +42,8 @@ final class StreamedFields implements LineFields {
     }
 
     private List<EventSchema.Field> fields;
+    /** The fields' names, in the fields' order. */
+    private String[] names;
     private Shapes shapes;
     /** The log's groups ({@code null}: none, so every field is read in revision 4's shape). */
     private List<KvCacheGroup> groups;
@@ -49,7 +51,7 @@ final class StreamedFields implements LineFields {
     private final Object[] values = new Object[MAX_FIELDS];
     private final boolean[] nulls = new boolean[MAX_FIELDS];
     private int seen;
-    private Integer[] intScratch = new Integer[64];
+    private int[] intScratch = new int[64];
     private final RecentStrings strings = new RecentStrings();
 
     /** Reads the lines of a log with these groups ({@code null}: none) from now on. */
@@ -57,9 +59,13 @@ final class StreamedFields implements LineFields {
         this.groups = configured;
     }
 
-    /** Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}) and their shapes in a grouped log. */
-    void start(List<EventSchema.Field> required, Shapes shapes) {
+    /**
+     * Starts a line of a type with these required fields (at most {@value #MAX_FIELDS}), their names in their
+     * order, and their shapes in a grouped log.
+     */
+    void start(List<EventSchema.Field> required, String[] fieldNames, Shapes shapes) {
         this.fields = required;
+        this.names = fieldNames;
         this.shapes = shapes;
         this.seen = 0;
     }
@@ -70,8 +76,8 @@ final class StreamedFields implements LineFields {
 
     /** The position of a required field of the line's type, or -1 for any other name. */
     int indexOf(String name) {
-        for (int i = 0; i < fields.size(); i++) {
-            if (fields.get(i).name().equals(name)) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
                 return i;
             }
         }
@@ -152,9 +158,30 @@ final class StreamedFields implements LineFields {
             }
             intScratch[n++] = parser.getIntValue();
         }
-        // One copy, into an immutable list the event's own List.copyOf keeps as it is.
-        values[index] = List.of(Arrays.copyOf(intScratch, n));
+        values[index] = boxed(intScratch, n);
         return true;
+    }
+
+    /**
+     * The first {@code n} ints as an immutable list, which the event's own {@code List.copyOf} keeps as it is:
+     * boxed once into an array of their number (not a copy of a larger one, which under C1 goes through the
+     * reflective {@code Array.newInstance}).
+     */
+    private static List<Integer> boxed(int[] ints, int n) {
+        switch (n) {
+            case 0:
+                return List.of();
+            case 1:
+                return List.of(ints[0]);
+            case 2:
+                return List.of(ints[0], ints[1]);
+            default:
+                Integer[] boxed = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    boxed[i] = ints[i];
+                }
+                return List.of(boxed);
+        }
     }
 
     /**
@@ -238,6 +265,12 @@ final class StreamedFields implements LineFields {
     }
 
     private int at(String field) {
+        // The decoders name fields by the same constant strings as the schema: found by identity, without a compare.
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] == field) {
+                return i;
+            }
+        }
         int index = indexOf(field);
         if (index < 0) {
             throw new IllegalStateException(field + " is not a required field of this type");

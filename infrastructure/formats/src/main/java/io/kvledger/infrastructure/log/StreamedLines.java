@@ -3,14 +3,17 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.json.EventJson;
-import io.kvledger.infrastructure.json.EventTypes;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The fast path of {@link EventLogReader}: a line read with Jackson's streaming parser straight into
@@ -23,6 +26,11 @@ import java.util.List;
  * never accepts a line the tree path refuses, and never reads one differently (shown by
  * {@code StreamedLinesTest}). {@link StreamedEventArray} reads a stored step's events with the same
  * {@link #readRest}.
+ *
+ * <p>One parser reads line after line (a parser made per line cost as much as a tenth of the reading), fed one
+ * line at a time by a {@link LineFeed}, so it never reads past a line's end; after a line it declines, or one
+ * that made it look past its end, the next line gets a new parser. So a line is read as a parser of its bytes
+ * alone reads it ({@code ReusedParserTest}).
  */
 final class StreamedLines {
 
@@ -39,12 +47,22 @@ final class StreamedLines {
      * A known type this path reads: its name (also as chars, matched without making a String), its fields and
      * their shapes in a grouped log (contract 7.2: which are per group, and which may hold the null block).
      */
-    private record Layout(String type, char[] name, List<EventSchema.Field> required, StreamedFields.Shapes shapes) {
+    private record Layout(String type, char[] name, List<EventSchema.Field> required, String[] fieldNames,
+            SerializableString[] names, StreamedFields.Shapes shapes, Function<LineFields, EngineEvent> decoder) {
         static Layout of(String type) {
             List<EventSchema.Field> required = EventSchema.requiredFields(type);
-            return new Layout(type, type.toCharArray(), required, required == null ? null : StreamedFields.Shapes.of(type, required));
+            if (required == null) {
+                return new Layout(type, type.toCharArray(), null, null, null, null, null);
+            }
+            String[] fieldNames = required.stream().map(EventSchema.Field::name).toArray(String[]::new);
+            SerializableString[] names = Arrays.stream(fieldNames).map(SerializedString::new).toArray(SerializableString[]::new);
+            return new Layout(type, type.toCharArray(), required, fieldNames, names, StreamedFields.Shapes.of(type, required),
+                    EventDecoders.decoderOf(type));
         }
     }
+
+    private static final SerializableString SEQ = new SerializedString("seq");
+    private static final SerializableString TYPE = new SerializedString("type");
 
     private static final Layout[] LAYOUTS = EventDecoders.types().stream()
             .filter(type -> !"EngineConfigured".equals(type)) // a configuration is checked as a config: the tree path's
@@ -52,9 +70,15 @@ final class StreamedLines {
             .filter(layout -> layout.required() != null && StreamedFields.fits(layout.required()))
             .toArray(Layout[]::new);
 
+    /** The layouts by the length of their type's name: a name read is compared with those of its length only. */
+    private static final Layout[][] BY_LENGTH = byLength(LAYOUTS);
+
     private final StreamedFields fields = new StreamedFields();
     /** The layout of the line before: most lines are of the type of some line shortly before. */
     private Layout recent = LAYOUTS[0];
+    private final LineFeed feed = new LineFeed();
+    /** The parser of the lines read so far, or {@code null}: the next line gets a new one. */
+    private JsonParser parser;
 
     /**
      * The entry of a line read on the fast path, or {@code null} when the tree path must read it.
@@ -62,16 +86,46 @@ final class StreamedLines {
      * @param lastSeq the seq of the line before; the line's seq must exceed it
      */
     LogEntry read(long line, byte[] bytes, int offset, int length, long lastSeq) {
-        try (JsonParser parser = parser(bytes, offset, length)) {
-            return read(line, parser, bytes, offset, length, lastSeq);
+        if (parser == null) {
+            feed.restart(); // a new parser's byte offsets count from its first line
+        }
+        feed.start(bytes, offset, length);
+        LogEntry entry = null;
+        boolean kept = false;
+        try {
+            if (parser == null) {
+                parser = FACTORY.createParser(feed);
+            }
+            entry = read(line, parser, bytes, offset, length, lastSeq);
+            // Only a parser that read its line to the object's end, no further, goes on to the next line; not one
+            // that declined it (it stopped anywhere), was told end-of-input, or is not the byte parser (the first
+            // bytes of the line it was made for looked like another encoding).
+            kept = entry != null && !feed.overran() && parser instanceof UTF8StreamJsonParser;
         } catch (IOException | RuntimeException e) {
-            return null; // the tree path will say what is wrong, in its words
+            // the tree path will say what is wrong, in its words
+        } finally {
+            if (!kept) {
+                discardParser();
+            }
+        }
+        return kept ? entry : null;
+    }
+
+    private void discardParser() {
+        JsonParser discarded = parser;
+        parser = null;
+        if (discarded != null) {
+            try {
+                discarded.close(); // its buffers go back to the thread's pool, for the next parser
+            } catch (IOException | RuntimeException e) {
+                // a parser of bytes in memory has nothing to fail at closing; and it is done with either way
+            }
         }
     }
 
     private LogEntry read(long line, JsonParser parser, byte[] bytes, int offset, int length, long lastSeq)
             throws IOException {
-        if (parser.nextToken() != JsonToken.START_OBJECT || !"seq".equals(parser.nextFieldName())) {
+        if (parser.nextToken() != JsonToken.START_OBJECT || !parser.nextFieldName(SEQ)) {
             return null;
         }
         JsonToken token = parser.nextToken();
@@ -79,15 +133,34 @@ final class StreamedLines {
             return null;
         }
         long seq = parser.getLongValue();
-        if (seq <= lastSeq || seq < 1 || !"type".equals(parser.nextFieldName())
-                || parser.nextToken() != JsonToken.VALUE_STRING) {
+        if (seq <= lastSeq || seq < 1 || !parser.nextFieldName(TYPE) || parser.nextToken() != JsonToken.VALUE_STRING) {
             return null;
         }
         EngineEvent event = readRest(parser);
-        if (event == null || parser.nextToken() != null) {
+        if (event == null || !nothingAfterTheObject(parser, bytes, offset, length)) {
             return null;
         }
-        return LogEntry.ofText(line, seq, EventTypes.nameOf(event), event, Arrays.copyOfRange(bytes, offset, offset + length));
+        // readRest read the line by the layout of its type, the one it keeps as the recent one.
+        return LogEntry.ofText(line, seq, recent.type(), event, Arrays.copyOfRange(bytes, offset, offset + length));
+    }
+
+    /**
+     * Whether the line holds only JSON whitespace after the object the parser just closed: what a parser of the
+     * line alone finds when it reads on to the end. Told from the parser's byte offset, not by reading on (the
+     * next line would be read). The byte before must be the closing brace, which holds the offsets to each other.
+     */
+    private boolean nothingAfterTheObject(JsonParser parser, byte[] bytes, int offset, int length) {
+        long after = parser.currentLocation().getByteOffset() - feed.lineStart();
+        if (after < 1 || after > length || bytes[offset + (int) after - 1] != '}') {
+            return false;
+        }
+        for (int i = offset + (int) after; i < offset + length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -100,18 +173,27 @@ final class StreamedLines {
         if (layout == null) {
             return null;
         }
-        fields.start(layout.required(), layout.shapes());
-        JsonToken token;
-        for (token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
-            int index = fields.indexOf(parser.currentName());
+        fields.start(layout.required(), layout.fieldNames(), layout.shapes());
+        SerializableString[] names = layout.names();
+        // Each name is first matched, as bytes, against the field our writer writes next (the schema's order):
+        // no name made or looked up. Any other name is read and looked up as before.
+        int expected = 0;
+        while (true) {
+            int index;
+            if (expected < names.length && parser.nextFieldName(names[expected])) {
+                index = expected;
+            } else {
+                JsonToken token = expected < names.length ? parser.currentToken() : parser.nextToken();
+                if (token != JsonToken.FIELD_NAME) {
+                    return token == JsonToken.END_OBJECT && fields.complete() ? layout.decoder().apply(fields) : null;
+                }
+                index = fields.indexOf(parser.currentName());
+            }
             if (index < 0 || fields.seen(index) || !fields.read(index, parser, parser.nextToken())) {
                 return null;
             }
+            expected = index + 1;
         }
-        if (token != JsonToken.END_OBJECT || !fields.complete()) {
-            return null;
-        }
-        return EventDecoders.decode(layout.type(), fields);
     }
 
     /**
@@ -135,13 +217,26 @@ final class StreamedLines {
         if (matches(recent, text, start, length)) {
             return recent;
         }
-        for (Layout layout : LAYOUTS) {
+        if (length >= BY_LENGTH.length) {
+            return null;
+        }
+        for (Layout layout : BY_LENGTH[length]) {
             if (matches(layout, text, start, length)) {
                 recent = layout;
                 return layout;
             }
         }
         return null;
+    }
+
+    private static Layout[][] byLength(Layout[] layouts) {
+        int longest = Arrays.stream(layouts).mapToInt(layout -> layout.name().length).max().orElse(0);
+        Layout[][] byLength = new Layout[longest + 1][];
+        for (int length = 0; length <= longest; length++) {
+            int of = length;
+            byLength[length] = Arrays.stream(layouts).filter(layout -> layout.name().length == of).toArray(Layout[]::new);
+        }
+        return byLength;
     }
 
     private static boolean matches(Layout layout, char[] text, int start, int length) {

@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Test;
 class StreamedLinesFuzzTest {
 
     private static final int FILES = 3000;
-    private static final String[] VALUES = {"0", "-0", "-1", "7", "1.0", "1e2", "1E+400", "2147483647", "2147483648",
+    static final String[] VALUES = {"0", "-0", "-1", "7", "1.0", "1e2", "1E+400", "2147483647", "2147483648",
             "-2147483649", "9223372036854775807", "9223372036854775808", "00", "null", "true", "false", "\"x\"", "\"\"",
             "\"\\ud800\"", "\"\\udc00x\"", "\"\\uD83D\\uDE00\"", "\"r\\u0065q\"", "\"\u00e9\"", "[]", "[1]", "[1.5]",
             "[2147483648]", "[\"k\"]", "[null]", "[[1]]", "{}", "{\"a\": 1}", "\"FENCE\"", "\"DELAY_FREE\"", "\"LENGTH\"",
             "\"NOPE\"", "\"INVALID_ARGUMENT\""};
     /** Also the shapes of a grouped log's per-group fields (contract 7.2), right and wrong. */
-    private static final String[] GROUPED_VALUES = concat(VALUES, "[[1], [2]]", "[[], []]", "[[], [], []]", "[[null], [1]]",
+    static final String[] GROUPED_VALUES = concat(VALUES, "[[1], [2]]", "[[], []]", "[[], [], []]", "[[null], [1]]",
             "[[1], [null]]", "[[1, null], [], [2]]", "[null, 1]", "[[\"k\"], []]", "[[1], 2]", "[[1], [2.5]]", "[[[1]], []]",
             "[[2147483648], []]");
     private static final String[] NAMES = {"seq", "type", "requestId", "jobId", "blockIds", "keys", "reason", "code",
@@ -89,7 +89,7 @@ class StreamedLinesFuzzTest {
         }
     }
 
-    private static List<String> validLines() {
+    static List<String> validLines() {
         List<EngineEvent> events = EveryEvent.list();
         List<String> lines = new ArrayList<>();
         long seq = 1;
@@ -135,7 +135,7 @@ class StreamedLinesFuzzTest {
     }
 
     /** One edit of a line of our writer's form: {"seq": N, "type": "T", "a": V, ...}. */
-    private static String edit(String line, Random random, String[] values) {
+    static String edit(String line, Random random, String[] values) {
         List<int[]> fields = fieldSpans(line);
         if (fields.isEmpty()) {
             return line.isEmpty() ? "{}" : line.substring(0, random.nextInt(line.length())); // a line edited past recognition
