@@ -39,7 +39,8 @@ final class CompilerDirectives {
             bean.setAccessible(true);
             Method execute = type.getDeclaredMethod("executeDiagnosticCommand", String.class);
             execute.setAccessible(true);
-            Object answer = execute.invoke(bean.invoke(null), "Compiler.directives_add " + file);
+            // Quoted: the command's arguments are split at spaces, and a project root may hold one.
+            Object answer = execute.invoke(bean.invoke(null), "Compiler.directives_add \"" + file + "\"");
             return String.valueOf(answer).strip();
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return "not installed: " + e;

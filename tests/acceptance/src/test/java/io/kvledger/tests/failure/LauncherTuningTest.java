@@ -28,10 +28,14 @@ class LauncherTuningTest {
     private static final Pattern SERIAL_GC = Pattern.compile("UseSerialGC\\s+=\\s+(true|false)");
 
     @TempDir
+    Path temporary;
+
+    /** The project root's copy, with a space in its path (the directives file's path is quoted on its way). */
     Path root;
 
     @BeforeEach
     void copyTheLauncherAndJar() throws Exception {
+        root = Files.createDirectories(temporary.resolve("a project"));
         Kvledger.launcherRoot(root);
     }
 
