@@ -22,6 +22,7 @@ public final class KvLedgerCli implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
+        CompilerDirectives.installRequested(); // first, before C2 compiles what the launcher left to C1
         quietFramework();
         // The raw descriptor, not System.out: a PrintStream swallows write errors (a full disk, a closed pipe).
         System.exit(execute(new FileOutputStream(FileDescriptor.out), System.err, args));

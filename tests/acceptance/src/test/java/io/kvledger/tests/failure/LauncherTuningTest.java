@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher stops short runs at C1 (a simulation of up to 100,000 requests, a log tool's log under 400 MB,
  * a compressed one counted at 8 times its size) and leaves long ones and other commands to C2;
- * {@code KVLEDGER_JIT} overrides. The batch tools run on the serial collector unless the user names one. The real launcher runs in a copy of the project root that holds the real jar,
+ * {@code KVLEDGER_JIT} overrides ({@code mixed}: C2 for the parse and the digest only, by directives the jar
+ * installs without printing). The batch tools run on the serial collector unless the user names one. The real launcher runs in a copy of the project root that holds the real jar,
  * and the JVM itself says which level it was given ({@code -XX:+PrintFlagsFinal}).
  */
 class LauncherTuningTest {
@@ -27,10 +28,14 @@ class LauncherTuningTest {
     private static final Pattern SERIAL_GC = Pattern.compile("UseSerialGC\\s+=\\s+(true|false)");
 
     @TempDir
+    Path temporary;
+
+    /** The project root's copy, with a space in its path (the directives file's path is quoted on its way). */
     Path root;
 
     @BeforeEach
     void copyTheLauncherAndJar() throws Exception {
+        root = Files.createDirectories(temporary.resolve("a project"));
         Kvledger.launcherRoot(root);
     }
 
@@ -64,6 +69,22 @@ class LauncherTuningTest {
                 "audit", log.toString()));
     }
 
+    @Test
+    void theMixedJitKeepsC2AndInstallsItsDirectivesWithoutAWord() throws Exception {
+        Path log = root.resolve("sim.jsonl");
+        Process simulate = new ProcessBuilder("bash", root.resolve("kvledger").toString(), "simulate", "--requests", "300",
+                "--seed", "3", "-o", log.toString()).directory(root.toFile()).redirectErrorStream(true)
+                .redirectOutput(root.resolve("sim.out").toFile()).start();
+        assertTrue(simulate.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(4, tierStop(Map.of("KVLEDGER_JIT", "mixed"), "audit", log.toString()));
+        // The JVM prints a line for each method whose C2 compile a directive refused: the directives are in.
+        String compiled = run(Map.of("KVLEDGER_JIT", "mixed", "KVLEDGER_CDS", "on", "KVLEDGER_JAVA_OPTS", "-XX:+PrintCompilation"), "audit",
+                log.toString());
+        assertTrue(compiled.contains("### Excluding compile"), "a method was refused C2");
+        assertTrue(!compiled.contains("compiler directives added"), "the JVM's answer is not printed");
+        assertTrue(Files.exists(root.resolve("infrastructure/cli/target/cds/audit.mixed.jsa")), "an archive of its own");
+    }
+
     /** A file of {@code size} bytes that takes no disk; the command refuses it at once. */
     private Path sparse(String name, long size) throws Exception {
         Path path = root.resolve(name);
@@ -80,6 +101,13 @@ class LauncherTuningTest {
 
     /** The value of one flag as the launched JVM reports it. */
     private String flags(Map<String, String> env, Pattern flag, String... args) throws Exception {
+        Matcher value = flag.matcher(run(env, args));
+        assertTrue(value.find(), "the JVM printed its flags for " + String.join(" ", args));
+        return value.group(1);
+    }
+
+    /** What the launched JVM printed on stdout (with {@code -XX:+PrintFlagsFinal} unless {@code env} says otherwise). */
+    private String run(Map<String, String> env, String... args) throws Exception {
         ProcessBuilder builder = new ProcessBuilder();
         builder.command().add("bash");
         builder.command().add(root.resolve("kvledger").toString());
@@ -92,8 +120,6 @@ class LauncherTuningTest {
         Process process = builder.directory(root.toFile()).redirectError(root.resolve("err").toFile())
                 .redirectOutput(out.toFile()).start();
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", args));
-        Matcher value = flag.matcher(Files.readString(out, StandardCharsets.UTF_8));
-        assertTrue(value.find(), "the JVM printed its flags for " + String.join(" ", args));
-        return value.group(1);
+        return Files.readString(out, StandardCharsets.UTF_8);
     }
 }
