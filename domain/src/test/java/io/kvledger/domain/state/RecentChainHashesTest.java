@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -40,7 +36,7 @@ class RecentChainHashesTest {
         for (int request = 0; request < 30; request++) {
             List<Integer> all = new ArrayList<>(prefixes.get(random.nextInt(prefixes.size())));
             all.addAll(tokens(random, random.nextInt(4 * blockSize), alphabet));
-            assertEquals(reference(blockSize, all), grownInSteps(random, blockSize, all).hashes(),
+            assertEquals(ReferenceChainHash.of(blockSize, all), grownInSteps(random, blockSize, all).hashes(),
                     "seed " + seed + ", request " + request);
         }
     }
@@ -53,7 +49,7 @@ class RecentChainHashesTest {
         for (int block = 0; block < 3; block++) {
             assertSame(first.get(block), again.get(block), "block " + block);
         }
-        assertEquals(reference(4, prompt), again.hashes());
+        assertEquals(ReferenceChainHash.of(4, prompt), again.hashes());
     }
 
     @Test
@@ -86,7 +82,7 @@ class RecentChainHashesTest {
                     for (int round = 0; round < 2_000; round++) {
                         List<Integer> all = new ArrayList<>(shared.subList(0, random.nextInt(shared.size())));
                         all.addAll(tokens(random, random.nextInt(24), 5));
-                        assertEquals(reference(4, all), grownInSteps(random, 4, all).hashes(), "round " + round);
+                        assertEquals(ReferenceChainHash.of(4, all), grownInSteps(random, 4, all).hashes(), "round " + round);
                     }
                     return null;
                 };
@@ -127,29 +123,5 @@ class RecentChainHashesTest {
             tokens.add(alphabet > 10 && random.nextInt(8) == 0 ? random.nextInt() : random.nextInt(alphabet));
         }
         return tokens;
-    }
-
-    /** The hashing as it was first written: ByteBuffer, HexFormat, a string per previous hash. */
-    private static List<String> reference(int blockSize, List<Integer> tokens) {
-        List<String> hashes = new ArrayList<>();
-        String previous = "";
-        for (int end = blockSize; end <= tokens.size(); end += blockSize) {
-            previous = referenceOne(previous, tokens.subList(end - blockSize, end));
-            hashes.add(previous);
-        }
-        return hashes;
-    }
-
-    private static String referenceOne(String previous, List<Integer> block) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(previous.getBytes(StandardCharsets.US_ASCII));
-            ByteBuffer buffer = ByteBuffer.allocate(4 * block.size());
-            block.forEach(buffer::putInt);
-            digest.update(buffer.array());
-            return HexFormat.of().formatHex(digest.digest(), 0, 16);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
