@@ -11,7 +11,8 @@ import java.util.List;
  * The chained block hash: SHA-256 of the previous block's hash (its ASCII hex; nothing for the first
  * block) followed by the block's token ids as 4-byte big-endian ints, cut to 128 bits and written as
  * lower-case hex. 128 bits keep collisions out of reach while the keys stay short enough to read in a
- * log. Each thread hashes into its own scratch buffers, so a block costs the digest and one string.
+ * log. Each thread hashes into its own scratch buffers, so a block costs the digest and one string; a block
+ * hashed lately ({@link RecentChainHashes}) costs neither.
  */
 final class ChainHash {
 
@@ -23,6 +24,7 @@ final class ChainHash {
     private byte[] previous = new byte[HEX_LENGTH];
     private final byte[] digestOut = new byte[32];
     private byte[] block = new byte[64];
+    private int[] ints = new int[16];
 
     private ChainHash() {
     }
@@ -36,32 +38,55 @@ final class ChainHash {
     }
 
     private String[] chain(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
-        if (block.length < 4 * blockSize) {
+        if (ints.length < blockSize) {
+            ints = new int[blockSize];
             block = new byte[4 * blockSize];
         }
-        int previousLength = last.length();
-        if (previous.length < previousLength) {
-            previous = new byte[previousLength]; // only a hash not made here is longer
-        }
-        for (int i = 0; i < previousLength; i++) {
-            previous[i] = (byte) last.charAt(i); // hex: ASCII
-        }
         String[] hashes = new String[count];
+        String previousHash = last;
+        int previousLength = -1; // the length of previousHash's bytes in previous, or -1 when they are not there
         Iterator<Integer> next = tokens.iterator();
         for (int made = 0; made < count; made++) {
             int at = 0;
             if (made == 0) {
                 for (int i = 0; i < tail.size(); i++) {
-                    at = put(block, at, tail.token(i));
+                    ints[at++] = tail.token(i);
                 }
             }
-            while (at < 4 * blockSize) {
-                at = put(block, at, next.next());
+            while (at < blockSize) {
+                ints[at++] = next.next();
             }
-            hashes[made] = hash(previousLength, blockSize);
-            previousLength = HEX_LENGTH;
+            int slot = RecentChainHashes.slot(previousHash, ints, blockSize);
+            String hash = RecentChainHashes.find(slot, previousHash, ints, blockSize);
+            if (hash == null) {
+                if (previousLength < 0) {
+                    previousLength = bytesOf(previousHash);
+                }
+                for (int i = 0; i < blockSize; i++) {
+                    put(block, 4 * i, ints[i]);
+                }
+                hash = hash(previousLength, blockSize);
+                RecentChainHashes.keep(slot, previousHash, ints, blockSize, hash);
+                previousLength = HEX_LENGTH; // hash() left the new hash's bytes in previous
+            } else {
+                previousLength = -1;
+            }
+            hashes[made] = hash;
+            previousHash = hash;
         }
         return hashes;
+    }
+
+    /** Puts {@code hash}'s bytes (hex: ASCII) in {@code previous}; returns their length. */
+    private int bytesOf(String hash) {
+        int length = hash.length();
+        if (previous.length < length) {
+            previous = new byte[length]; // only a hash not made here is longer
+        }
+        for (int i = 0; i < length; i++) {
+            previous[i] = (byte) hash.charAt(i);
+        }
+        return length;
     }
 
     private String hash(int previousLength, int blockSize) {

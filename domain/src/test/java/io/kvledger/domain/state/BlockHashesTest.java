@@ -3,11 +3,7 @@ package io.kvledger.domain.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -30,7 +26,7 @@ class BlockHashesTest {
                 hashes = hashes.append(tokens.subList(at, at + step));
                 at += step;
             }
-            List<String> expected = reference(blockSize, tokens);
+            List<String> expected = ReferenceChainHash.of(blockSize, tokens);
             assertEquals(expected, hashes.hashes());
             assertEquals(tokens.subList(expected.size() * blockSize, tokens.size()), hashes.tail());
             assertEquals(BlockHashes.of(blockSize, tokens), hashes);
@@ -41,7 +37,7 @@ class BlockHashesTest {
     void theFirstKeyOfAKnownPromptIsStable() {
         // A key of the shared examples' logs: it must never change, or old logs stop matching.
         BlockHashes hashes = BlockHashes.of(4, List.of(1, 2, 3, 4, 5));
-        assertEquals(referenceOne("", List.of(1, 2, 3, 4)), hashes.get(0));
+        assertEquals(ReferenceChainHash.one("", List.of(1, 2, 3, 4)), hashes.get(0));
         assertTrue(hashes.get(0).matches("[0-9a-f]{32}"), hashes.get(0));
     }
 
@@ -114,29 +110,5 @@ class BlockHashesTest {
             tokens.add(random.nextInt(4) == 0 ? random.nextInt() : random.nextInt(50_000));
         }
         return tokens;
-    }
-
-    /** The hashing as it was first written: ByteBuffer, HexFormat, a string per previous hash. */
-    private static List<String> reference(int blockSize, List<Integer> tokens) {
-        List<String> hashes = new ArrayList<>();
-        String previous = "";
-        for (int end = blockSize; end <= tokens.size(); end += blockSize) {
-            previous = referenceOne(previous, tokens.subList(end - blockSize, end));
-            hashes.add(previous);
-        }
-        return hashes;
-    }
-
-    private static String referenceOne(String previous, List<Integer> block) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(previous.getBytes(StandardCharsets.US_ASCII));
-            ByteBuffer buffer = ByteBuffer.allocate(4 * block.size());
-            block.forEach(buffer::putInt);
-            digest.update(buffer.array());
-            return HexFormat.of().formatHex(digest.digest(), 0, 16);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

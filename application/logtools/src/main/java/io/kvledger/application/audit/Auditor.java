@@ -33,7 +33,7 @@ public final class Auditor {
     private final LogFold fold;
     private final CommandWindow window = new CommandWindow();
     private final CommandDerivation derivation;
-    private final List<AuditRule> rules;
+    private final AuditRule[] rules;
 
     /** An auditor of a log from its first event. */
     public Auditor() {
@@ -56,8 +56,8 @@ public final class Auditor {
         RecentFolds folds = new RecentFolds();
         fold = new LogFold(base, folds);
         derivation = new CommandDerivation(listener, folds);
-        rules = List.of(new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(), new CompletionRules(),
-                new TierRule(), derivation);
+        rules = new AuditRule[] {new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(),
+            new CompletionRules(), new TierRule(), derivation};
     }
 
     /**

@@ -143,6 +143,7 @@ final class CommandDerivation implements AuditRule {
     /** Judges the current command and forgets it (a command the next one starts is over). */
     private EngineState close(Findings findings) {
         EngineState goOnFrom = judge(findings);
+        logged.clear();
         command = null;
         decision = null;
         tokenMismatch = null;
@@ -153,20 +154,20 @@ final class CommandDerivation implements AuditRule {
         if (logged.isEmpty()) {
             return null;
         }
-        List<LoggedEvent> events = List.copyOf(logged);
-        logged.clear();
+        // Only a listener keeps the command's events past this call; the audit alone reads them in place.
+        List<LoggedEvent> events = listener == null ? logged : List.copyOf(logged);
         LoggedEvent openerLine = openerLine(events);
         if (openerLine == null || before == null) {
-            report(new CommandJudgement(before, null, null, List.of(), events, -1, null));
+            report(before, null, null, List.of(), events, -1, null);
             return null;
         }
         if (tokenMismatch != null) {
             Finding finding = add(findings, openerLine, AuditCode.STATE_MISMATCH, tokenMismatch);
-            report(new CommandJudgement(before, null, null, List.of(), events, events.indexOf(openerLine), finding));
+            report(before, null, null, List.of(), events, events.indexOf(openerLine), finding);
             return null;
         }
         if (decision == null) {
-            report(new CommandJudgement(before, command, null, List.of(), events, -1, null));
+            report(before, command, null, List.of(), events, -1, null);
             return null;
         }
         if (decision instanceof Decision.Rejected rejected) {
@@ -174,7 +175,7 @@ final class CommandDerivation implements AuditRule {
             LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
                     ? loadOf(events, openerLine) : openerLine;
             Finding finding = add(findings, at, found.code(), found.reason());
-            report(new CommandJudgement(before, command, decision, List.of(), events, events.indexOf(at), finding));
+            report(before, command, decision, List.of(), events, events.indexOf(at), finding);
             return null;
         }
         Decision.Accepted accepted = (Decision.Accepted) decision;
@@ -184,8 +185,8 @@ final class CommandDerivation implements AuditRule {
             LoggedEvent at = found.index() < events.size() ? events.get(found.index()) : events.get(events.size() - 1);
             finding = add(findings, at, found.code(), found.reason());
         }
-        report(new CommandJudgement(before, command, decision, accepted.events(), events,
-                found == null ? -1 : found.index(), finding));
+        report(before, command, decision, accepted.events(), events,
+                found == null ? -1 : found.index(), finding);
         return found != null && found.omissionOnly() ? accepted.state() : null;
     }
 
@@ -199,9 +200,11 @@ final class CommandDerivation implements AuditRule {
         return new Finding(at.seq(), code, requestId, reason);
     }
 
-    private void report(CommandJudgement judgement) {
+    /** Tells the listener, if there is one, how the command was judged (the judgement is made only for it). */
+    private void report(EngineState stateBefore, EngineCommand judged, Decision decided, List<EngineEvent> derived,
+                        List<LoggedEvent> events, int differsAt, Finding finding) {
         if (listener != null) {
-            listener.accept(judgement);
+            listener.accept(new CommandJudgement(stateBefore, judged, decided, derived, events, differsAt, finding));
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
 public final class Findings {
 
     private final long seq;
-    private final List<Finding> found = new ArrayList<>(0);
+    /** Made at the first finding: nearly every event has none. */
+    private List<Finding> found;
 
     Findings(long seq) {
         this.seq = seq;
@@ -20,6 +21,9 @@ public final class Findings {
 
     /** A finding at an earlier event of the same command (a command is judged when it ends). */
     public void add(long atSeq, AuditCode code, String requestId, String reason) {
+        if (found == null) {
+            found = new ArrayList<>(1);
+        }
         for (Finding finding : found) {
             if (finding.seq() == atSeq && finding.code() == code) {
                 return; // one line per code per event
@@ -29,10 +33,10 @@ public final class Findings {
     }
 
     public boolean any() {
-        return !found.isEmpty();
+        return found != null;
     }
 
     List<Finding> list() {
-        return found;
+        return found == null ? List.of() : found;
     }
 }

@@ -21,7 +21,12 @@ final class LogInput {
     }
 
     int scan(String tool, Body body) throws IOException {
-        try (LogScan scan = LogScan.open(file, tool, progress)) {
+        return scan(tool, false, body);
+    }
+
+    /** @param hashPromptsAhead whether the parse thread hashes the prompts too ({@link PromptHashesAhead}) */
+    int scan(String tool, boolean hashPromptsAhead, Body body) throws IOException {
+        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault(), hashPromptsAhead)) {
             return body.scan(scan);
         } catch (InputFailure e) {
             return Cli.fail(e.getMessage());
