@@ -104,7 +104,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
 
     private static boolean hasNullEntry(BlockTable table, int chunk, int f) {
         for (int i = chunk * f; i < chunk * f + f; i++) {
-            if (table.get(i) == null) {
+            if (table.isNull(i)) {
                 return true;
             }
         }

@@ -200,9 +200,45 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         return indexOf(block) >= 0;
     }
 
-    /** This table as a {@code java.util.List} (it is one), as Vavr's {@code asJava()}: a view, not a copy. */
+    /**
+     * This table as a plain {@code java.util.List} view, as Vavr's {@code asJava()}: not a copy, and written
+     * as a Java list ({@code [1, 2]}), which is how messages that name a table's blocks have always read.
+     */
     public List<Integer> asJava() {
-        return this;
+        return new JavaView(this);
+    }
+
+    private static final class JavaView extends AbstractList<Integer> implements RandomAccess {
+        private final BlockTable table;
+
+        private JavaView(BlockTable table) {
+            this.table = table;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return table.get(index);
+        }
+
+        @Override
+        public int size() {
+            return table.size();
+        }
+
+        @Override
+        public int indexOf(Object block) {
+            return table.indexOf(block);
+        }
+
+        @Override
+        public int lastIndexOf(Object block) {
+            return table.lastIndexOf(block);
+        }
+
+        @Override
+        public boolean contains(Object block) {
+            return table.contains(block);
+        }
     }
 
     /** A mutable copy, as Vavr's {@code toJavaList()}. */
@@ -226,6 +262,19 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
             hash = 31 * hash + (slot == NULL ? 0 : Integer.hashCode((int) slot));
         }
         return hash;
+    }
+
+    /** As Vavr's {@code Vector} wrote itself: the state's text ({@code EngineState.toString}) stays as it was. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("Vector(");
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                text.append(", ");
+            }
+            text.append(shared.slots[i] == NULL ? "null" : Integer.toString((int) shared.slots[i]));
+        }
+        return text.append(')').toString();
     }
 
     /** The entry's slot value; {@link #NULL} for {@code null} and for anything that is not an {@code Integer}. */

@@ -34,6 +34,20 @@ public record GroupTables(List<BlockTable> tables, List<Integer> cursors) {
         return new GroupTables(List.of(next), cursors);
     }
 
+    /** As the record of Vavr vectors wrote itself: the state's text ({@code EngineState.toString}) stays as it was. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("GroupTables[tables=Vector(");
+        for (int i = 0; i < tables.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(tables.get(i));
+        }
+        text.append("), cursors=Vector(");
+        for (int i = 0; i < cursors.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(cursors.get(i));
+        }
+        return text.append(")]").toString();
+    }
+
     public GroupTables withCursor(int g, int cursor) {
         Integer[] next = cursors.toArray(new Integer[0]);
         next[g - 1] = cursor;

@@ -128,8 +128,13 @@ public final class JobIds implements Iterable<Long> {
         return Arrays.hashCode(ids);
     }
 
+    /** As Vavr's {@code TreeSet} wrote itself: the state's text ({@code EngineState.toString}) stays as it was. */
     @Override
     public String toString() {
-        return toJavaList().toString();
+        StringBuilder text = new StringBuilder("TreeSet(");
+        for (int i = 0; i < ids.length; i++) {
+            text.append(i == 0 ? "" : ", ").append(ids[i]);
+        }
+        return text.append(')').toString();
     }
 }

@@ -61,6 +61,34 @@ class BlockTableAgainstVectorTest {
         assertEquals(table, table.drop(0));
     }
 
+    @Test
+    void groupTablesReadAsTheRecordOfVectorsTheyWere() {
+        Random random = new Random(5);
+        for (int round = 0; round < 300; round++) {
+            int groups = 2 + random.nextInt(4);
+            GroupTables tables = GroupTables.empty(groups);
+            Vector<Vector<Integer>> referenceTables = Vector.fill(groups - 1, Vector::empty);
+            Vector<Integer> referenceCursors = Vector.fill(groups - 1, () -> 0);
+            for (int step = 0; step < 20; step++) {
+                int g = 1 + random.nextInt(groups - 1);
+                if (random.nextBoolean()) {
+                    List<Integer> added = ids(random, random.nextInt(5));
+                    tables = tables.withTable(g, tables.tables().get(g - 1).appendAll(added));
+                    referenceTables = referenceTables.update(g - 1, referenceTables.get(g - 1).appendAll(added));
+                } else {
+                    int cursor = random.nextInt(300);
+                    tables = tables.withCursor(g, cursor);
+                    referenceCursors = referenceCursors.update(g - 1, cursor);
+                }
+                assertEquals("GroupTables[tables=" + referenceTables + ", cursors=" + referenceCursors + "]", tables.toString());
+                assertEquals(referenceCursors.asJava(), tables.cursors());
+                for (int k = 0; k < groups - 1; k++) {
+                    assertEquals(referenceTables.get(k).asJava(), tables.tables().get(k));
+                }
+            }
+        }
+    }
+
     /** One history of {@code steps} changes; returns how many changed a table other than the newest. */
     private static int history(Random random, int steps, double forkRate) {
         List<Twin> made = new ArrayList<>();
@@ -128,7 +156,7 @@ class BlockTableAgainstVectorTest {
     private static void same(Twin twin, Random random) {
         BlockTable table = twin.table();
         Vector<Integer> reference = twin.reference();
-        String where = "table " + table + " against " + reference;
+        java.util.function.Supplier<String> where = () -> "table " + table + " against " + reference;
         assertEquals(reference.size(), table.size(), where);
         assertEquals(reference.isEmpty(), table.isEmpty(), where);
         assertEquals(reference.asJava(), table, where);
@@ -137,12 +165,17 @@ class BlockTableAgainstVectorTest {
         assertEquals(table, BlockTable.of(new ArrayList<>(reference.asJava())), where);
         assertEquals(BlockTable.of(new ArrayList<>(reference.asJava())).hashCode(), table.hashCode(), where);
         assertEquals(reference.toJavaList(), table.toJavaList(), where);
+        assertEquals(reference.toString(), table.toString(), "the state's text");
+        assertEquals(reference.asJava().toString(), table.asJava().toString(), "a message's text");
+        assertEquals(reference.asJava(), table.asJava(), where);
+        assertEquals(reference.asJava().hashCode(), table.asJava().hashCode(), where);
         List<Integer> iterated = new ArrayList<>();
         table.forEach(iterated::add);
         assertEquals(reference.toJavaList(), iterated, where);
         for (int i = 0; i < reference.size(); i++) {
-            assertEquals(reference.get(i), table.get(i), where + " at " + i);
-            assertEquals(reference.get(i) == null, table.isNull(i), where + " at " + i);
+            int at = i;
+            assertEquals(reference.get(i), table.get(i), () -> where.get() + " at " + at);
+            assertEquals(reference.get(i) == null, table.isNull(i), () -> where.get() + " at " + at);
         }
         assertEquals(reference.contains(null), table.hasNull(), where);
         assertEquals(reference.exists(block -> block != null), table.hasBlock(), where);
@@ -150,12 +183,13 @@ class BlockTableAgainstVectorTest {
         assertEquals(reference.lastIndexOf(null), table.lastIndexOf(null), where);
         for (int k = 0; k < 4; k++) {
             Integer probe = random.nextInt(3) == 0 || reference.isEmpty() ? id(random) : reference.get(random.nextInt(reference.size()));
-            assertEquals(reference.indexOf(probe), table.indexOf(probe), where + " indexOf " + probe);
-            assertEquals(reference.lastIndexOf(probe), table.lastIndexOf(probe), where + " lastIndexOf " + probe);
-            assertEquals(reference.contains(probe), table.contains(probe), where + " contains " + probe);
+            assertEquals(reference.indexOf(probe), table.indexOf(probe), () -> where.get() + " indexOf " + probe);
+            assertEquals(reference.lastIndexOf(probe), table.lastIndexOf(probe), () -> where.get() + " lastIndexOf " + probe);
+            assertEquals(reference.contains(probe), table.contains(probe), () -> where.get() + " contains " + probe);
             if (probe != null) {
                 for (int i = 0; i < reference.size(); i++) {
-                    assertEquals(probe.equals(reference.get(i)), table.isBlock(i, probe), where + " isBlock " + i);
+                    int at = i;
+                    assertEquals(probe.equals(reference.get(i)), table.isBlock(i, probe), () -> where.get() + " isBlock " + at);
                 }
             }
         }

@@ -54,10 +54,11 @@ class JobIdsAgainstTreeSetTest {
     private static void same(Twin twin, Random random) {
         JobIds ids = twin.ids();
         TreeSet<Long> reference = twin.reference();
-        String where = ids + " against " + reference;
+        java.util.function.Supplier<String> where = () -> ids + " against " + reference;
         assertEquals(reference.size(), ids.size(), where);
         assertEquals(reference.isEmpty(), ids.isEmpty(), where);
         assertEquals(reference.toJavaList(), ids.toJavaList(), where);
+        assertEquals(reference.toString(), ids.toString(), "the state's text");
         assertEquals(reference.toJavaList(), ids.toJavaStream().toList(), where);
         List<Long> iterated = new ArrayList<>();
         for (long id : ids) {
@@ -72,7 +73,7 @@ class JobIdsAgainstTreeSetTest {
         assertEquals(rebuilt.hashCode(), ids.hashCode(), where);
         for (int k = 0; k < 6; k++) {
             long probe = random.nextInt(14);
-            assertEquals(reference.contains(probe), ids.contains(probe), where + " contains " + probe);
+            assertEquals(reference.contains(probe), ids.contains(probe), () -> where.get() + " contains " + probe);
         }
     }
 }
