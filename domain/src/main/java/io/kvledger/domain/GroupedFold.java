@@ -9,6 +9,7 @@ import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.BlockCounts;
+import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
@@ -16,7 +17,6 @@ import io.kvledger.domain.state.RequestStatus;
 import io.kvledger.domain.state.CpuTier;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeSet;
-import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,7 +53,7 @@ final class GroupedFold {
         HashMap<Integer, Integer> holds = state.windowHolds();
         HashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
-            Vector<Integer> table = next.table(g);
+            BlockTable table = next.table(g);
             for (Integer block : e.blockIds().group(g)) {
                 int position = table.indexOf(block);
                 if (position < 0) {
@@ -80,8 +80,8 @@ final class GroupedFold {
         HashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             List<Integer> gone = e.blockIds().group(g);
-            Vector<Integer> table = BlockCounts.remove(next.table(g), gone);
-            next = next.withTable(g, onlyNulls(table) ? Vector.empty() : table);
+            BlockTable table = BlockCounts.remove(next.table(g), gone);
+            next = next.withTable(g, table.hasBlock() ? table : BlockTable.EMPTY);
             if (config.group(g).isSliding()) {
                 holds = hold(holds, gone, -1);
             }
@@ -93,7 +93,7 @@ final class GroupedFold {
     static RequestState preempted(RequestState request) {
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
-            next = next.withTable(g, Vector.empty());
+            next = next.withTable(g, BlockTable.EMPTY);
         }
         return next;
     }
@@ -199,15 +199,6 @@ final class GroupedFold {
             next = next.withCursor(g, Math.max(request.cursor(g), offer.ends().get(g)));
         }
         return next;
-    }
-
-    private static boolean onlyNulls(Vector<Integer> table) {
-        for (Integer block : table) {
-            if (block != null) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static HashMap<Integer, Integer> hold(HashMap<Integer, Integer> holds, List<Integer> blocks, int delta) {

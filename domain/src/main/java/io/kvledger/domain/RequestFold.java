@@ -3,10 +3,10 @@ package io.kvledger.domain;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.rules.StoreOffer;
 import io.kvledger.domain.state.BlockCounts;
+import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.vavr.collection.Vector;
 
 /** The parts of the fold that follow one request through its end. */
 final class RequestFold {
@@ -38,7 +38,7 @@ final class RequestFold {
 
     /** Released blocks leave the table, in table order, one occurrence per released id. */
     static EngineState released(EngineState state, RequestState request, BlocksReleased event) {
-        Vector<Integer> table = BlockCounts.remove(request.blockTable(), event.blockIds().flat());
+        BlockTable table = BlockCounts.remove(request.blockTable(), event.blockIds().flat());
         return settle(state.withRequest(request.withBlockTable(table)), event.requestId());
     }
 

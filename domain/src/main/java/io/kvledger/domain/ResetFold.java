@@ -3,11 +3,11 @@ package io.kvledger.domain;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
-import io.vavr.collection.TreeSet;
 
 /** ResetCache: every job ends as not done, cursors return to 0, the tier is emptied, fences are lifted. */
 final class ResetFold {
@@ -18,7 +18,7 @@ final class ResetFold {
     static EngineState reset(EngineState state, CacheReset e) {
         HashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
-            RequestState next = GroupedFold.resetCursors(request.withCursor(0).withJobIds(TreeSet.empty()));
+            RequestState next = GroupedFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
             if (request.status() == RequestStatus.LOADING) {
                 Job load = loadOf(state, request);
                 next = next.withStatus(RequestStatus.RUNNING)

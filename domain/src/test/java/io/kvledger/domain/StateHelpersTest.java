@@ -74,12 +74,12 @@ class StateHelpersTest {
         assertTrue(nothing.isEmpty());
         assertFalse(nothing.isHeldWhole());
         StoreOffer two = StoreOffer.of(config, CpuTier.empty(4),
-                request.withComputed(4).withBlockTable(io.vavr.collection.Vector.of(5, 6)));
+                request.withComputed(4).withBlockTable(io.kvledger.domain.state.BlockTable.of(5, 6)));
         assertFalse(two.isEmpty());
         assertEquals(List.of(0, 1), two.lacking());
-        assertEquals(List.of(5, 6), StoreOffer.sourceBlocks(request.withBlockTable(io.vavr.collection.Vector.of(5, 6)),
+        assertEquals(List.of(5, 6), StoreOffer.sourceBlocks(request.withBlockTable(io.kvledger.domain.state.BlockTable.of(5, 6)),
                 List.of(0, 1), 1));
-        assertEquals(List.of(7, 8), StoreOffer.sourceBlocks(request.withBlockTable(io.vavr.collection.Vector.of(5, 6, 7, 8)),
+        assertEquals(List.of(7, 8), StoreOffer.sourceBlocks(request.withBlockTable(io.kvledger.domain.state.BlockTable.of(5, 6, 7, 8)),
                 List.of(1), 2));
     }
 

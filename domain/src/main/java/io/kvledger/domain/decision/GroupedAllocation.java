@@ -12,7 +12,7 @@ import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.vavr.collection.Vector;
+import io.kvledger.domain.state.BlockTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -136,7 +136,7 @@ final class GroupedAllocation {
             int c = config.chunkTokens(g);
             int from = Math.max(load.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
             int to = (int) ((end + c - 1) / c) * config.blocksPerChunk();
-            Vector<Integer> table = request.table(g);
+            BlockTable table = request.table(g);
             destinations.add(from >= to ? List.of() : new ArrayList<>(table.subSequence(from, to).asJava()));
         }
         return new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks(), PerGroup.of(keys),

@@ -9,7 +9,7 @@ import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.RequestState;
-import io.vavr.collection.Vector;
+import io.kvledger.domain.state.BlockTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +54,7 @@ final class GroupedStoreDecision {
         int f = config.blocksPerChunk();
         List<List<Integer>> blocks = new ArrayList<>(chunks.groupCount());
         for (int g = 0; g < chunks.groupCount(); g++) {
-            Vector<Integer> table = request.table(g);
+            BlockTable table = request.table(g);
             List<Integer> group = new ArrayList<>(chunks.group(g).size() * f);
             for (int chunk : chunks.group(g)) {
                 for (int i = 0; i < f; i++) {

@@ -6,7 +6,7 @@ import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.vavr.collection.Vector;
+import io.kvledger.domain.state.BlockTable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +38,7 @@ final class WindowFreeDecision {
                 throw Rejection.invalidArgument("blockIds[" + g + "] names blocks of a FULL group; only a SLIDING_WINDOW "
                         + "group's blocks are freed");
             }
-            Vector<Integer> table = request.table(g);
+            BlockTable table = request.table(g);
             int first = group.firstInWindow(request.computed());
             for (int i = 0; i < ids.size(); i++) {
                 Integer block = ids.get(i);

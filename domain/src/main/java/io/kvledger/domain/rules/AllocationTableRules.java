@@ -25,6 +25,9 @@ public final class AllocationTableRules {
     public record Broken(Rule rule, String reason) {
     }
 
+    /** Up to this many entry compares a block is looked for in the tables themselves, past it in a set of them. */
+    private static final int SCAN_LIMIT = 4096;
+
     private AllocationTableRules() {
     }
 
@@ -34,6 +37,7 @@ public final class AllocationTableRules {
         long reach = (long) request.computed() + command.externalTokens();
         boolean exempt = request.status() == RequestStatus.WAITING || request.status() == RequestStatus.PREEMPTED;
         Set<Integer> own = null;
+        boolean scan = scanEnough(request, command);
         for (int g = 0; g < config.groupCount(); g++) {
             KvCacheGroup group = config.group(g);
             List<Integer> ids = command.blockIds().group(g);
@@ -50,10 +54,10 @@ public final class AllocationTableRules {
                     }
                     continue;
                 }
-                if (own == null) {
+                if (own == null && !scan) {
                     own = heldBy(request);
                 }
-                if (own.contains(block)) {
+                if (scan ? holds(request, block) : own.contains(block)) {
                     return new Broken(Rule.OWN_BLOCK, "block " + block + " is already in the tables of request " + request.requestId());
                 }
                 if (state.windowHolders(block) > 0 && !(exempt && position < gpuHitEntries)) {
@@ -62,6 +66,28 @@ public final class AllocationTableRules {
             }
         }
         return null;
+    }
+
+    /** Whether looking each named block up in the tables costs at most {@link #SCAN_LIMIT} compares. */
+    private static boolean scanEnough(RequestState request, AllocateBlocks command) {
+        long entries = 0;
+        for (int g = 0; g < request.tableCount(); g++) {
+            entries += request.table(g).size();
+        }
+        long named = 0;
+        for (List<Integer> ids : command.blockIds().lists()) {
+            named += ids.size();
+        }
+        return named * entries <= SCAN_LIMIT;
+    }
+
+    private static boolean holds(RequestState request, int block) {
+        for (int g = 0; g < request.tableCount(); g++) {
+            if (request.table(g).indexOf(block) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Set<Integer> heldBy(RequestState request) {

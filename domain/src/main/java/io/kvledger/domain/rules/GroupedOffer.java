@@ -5,7 +5,7 @@ import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.RequestState;
-import io.vavr.collection.Vector;
+import io.kvledger.domain.state.BlockTable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,7 +50,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
         List<List<String>> lackingKeys = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
             KvCacheGroup group = config.group(g);
-            Vector<Integer> table = request.table(g);
+            BlockTable table = request.table(g);
             int end = storableChunks(config, request, g, bound, decoding);
             ends.add(end);
             List<Integer> offered = new ArrayList<>();
@@ -102,9 +102,9 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
         return pos < length - reach;
     }
 
-    private static boolean hasNullEntry(Vector<Integer> table, int chunk, int f) {
+    private static boolean hasNullEntry(BlockTable table, int chunk, int f) {
         for (int i = chunk * f; i < chunk * f + f; i++) {
-            if (table.get(i) == null) {
+            if (table.isNull(i)) {
                 return true;
             }
         }

@@ -43,10 +43,9 @@ public final class BlockCounts {
     /**
      * {@code table} without one occurrence of each of {@code removed}, first occurrences first, keeping
      * the order: what removing them from a list one by one gives. The whole table and a prefix of it,
-     * which are what releases name, take no hashing.
+     * which are what releases name, take no hashing and no copy.
      */
-    public static io.vavr.collection.Vector<Integer> remove(io.vavr.collection.Vector<Integer> table,
-                                                            List<Integer> removed) {
+    public static BlockTable remove(BlockTable table, List<Integer> removed) {
         if (removed.isEmpty()) {
             return table;
         }
@@ -55,18 +54,19 @@ public final class BlockCounts {
         }
         BlockCounts taken = of(removed, removed.size());
         java.util.ArrayList<Integer> left = new java.util.ArrayList<>(table.size());
-        for (Integer block : table) {
+        for (int i = 0; i < table.size(); i++) {
+            Integer block = table.get(i);
             if (taken.isEmpty() || !taken.takeOne(block)) {
                 left.add(block);
             }
         }
-        return io.vavr.collection.Vector.ofAll(left);
+        return BlockTable.of(left);
     }
 
-    private static boolean isPrefix(io.vavr.collection.Vector<Integer> table, List<Integer> removed) {
-        java.util.Iterator<Integer> blocks = table.iterator();
-        for (Integer block : removed) {
-            if (!block.equals(blocks.next())) {
+    private static boolean isPrefix(BlockTable table, List<Integer> removed) {
+        for (int i = 0; i < removed.size(); i++) {
+            Integer block = removed.get(i);
+            if (block == null ? !table.isNull(i) : !table.isBlock(i, block)) {
                 return false;
             }
         }

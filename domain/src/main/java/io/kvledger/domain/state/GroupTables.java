@@ -1,33 +1,56 @@
 package io.kvledger.domain.state;
 
-import io.vavr.collection.Vector;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The block tables and store cursors of a request's groups after the first (contract section 7.1), for
  * an engine of two groups or more; group 0's are the request's own {@code blockTable} and {@code cursor}.
  * A table entry may be {@code null}: a sliding-window position the host does not back, or freed.
+ * A change copies the two short lists (one entry per group).
  *
  * @param tables  groups 1 .. G-1's tables, in group order
  * @param cursors groups 1 .. G-1's cursors {@code s_g}
  */
-public record GroupTables(Vector<Vector<Integer>> tables, Vector<Integer> cursors) {
+public record GroupTables(List<BlockTable> tables, List<Integer> cursors) {
+
+    public GroupTables {
+        tables = List.copyOf(tables);
+        cursors = List.copyOf(cursors);
+    }
 
     /** Empty tables and cursors at 0 for groups 1 .. {@code groupCount}-1. */
     public static GroupTables empty(int groupCount) {
-        Vector<Vector<Integer>> tables = Vector.empty();
-        Vector<Integer> cursors = Vector.empty();
-        for (int g = 1; g < groupCount; g++) {
-            tables = tables.append(Vector.empty());
-            cursors = cursors.append(0);
-        }
-        return new GroupTables(tables, cursors);
+        BlockTable[] tables = new BlockTable[groupCount - 1];
+        Integer[] cursors = new Integer[groupCount - 1];
+        Arrays.fill(tables, BlockTable.EMPTY);
+        Arrays.fill(cursors, 0);
+        return new GroupTables(List.of(tables), List.of(cursors));
     }
 
-    public GroupTables withTable(int g, Vector<Integer> table) {
-        return new GroupTables(tables.update(g - 1, table), cursors);
+    public GroupTables withTable(int g, BlockTable table) {
+        BlockTable[] next = tables.toArray(new BlockTable[0]);
+        next[g - 1] = table;
+        return new GroupTables(List.of(next), cursors);
+    }
+
+    /** As the record of Vavr vectors wrote itself: the state's text ({@code EngineState.toString}) stays as it was. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("GroupTables[tables=Vector(");
+        for (int i = 0; i < tables.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(tables.get(i));
+        }
+        text.append("), cursors=Vector(");
+        for (int i = 0; i < cursors.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(cursors.get(i));
+        }
+        return text.append(")]").toString();
     }
 
     public GroupTables withCursor(int g, int cursor) {
-        return new GroupTables(tables, cursors.update(g - 1, cursor));
+        Integer[] next = cursors.toArray(new Integer[0]);
+        next[g - 1] = cursor;
+        return new GroupTables(tables, List.of(next));
     }
 }

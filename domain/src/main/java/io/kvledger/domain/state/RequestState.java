@@ -1,8 +1,6 @@
 package io.kvledger.domain.state;
 
 import java.util.List;
-import io.vavr.collection.TreeSet;
-import io.vavr.collection.Vector;
 
 /**
  * One request as folded from its events.
@@ -19,20 +17,20 @@ import io.vavr.collection.Vector;
  *                     ({@code blockTable} and {@code cursor} are group 0's)
  */
 public record RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed,
-                           int cursor, RequestStatus status, Vector<Integer> blockTable, BlockHashes hashes,
-                           PrefixMatch pendingMatch, TreeSet<Long> jobIds, GroupTables groups) {
+                           int cursor, RequestStatus status, BlockTable blockTable, BlockHashes hashes,
+                           PrefixMatch pendingMatch, JobIds jobIds, GroupTables groups) {
 
     public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
-                        RequestStatus status, Vector<Integer> blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
-                        TreeSet<Long> jobIds) {
+                        RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
+                        JobIds jobIds) {
         this(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable, hashes, pendingMatch,
                 jobIds, null);
     }
 
     public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int blockSize) {
         return new RequestState(requestId, ordinal, promptTokens.size(), promptTokens.size(), 0, 0,
-                RequestStatus.WAITING, Vector.empty(), BlockHashes.of(blockSize, promptTokens), null,
-                TreeSet.empty());
+                RequestStatus.WAITING, BlockTable.EMPTY, BlockHashes.of(blockSize, promptTokens), null,
+                JobIds.EMPTY);
     }
 
     /** A new request of an engine of {@code groupCount} groups, hashed by {@code hashBlockSize}. */
@@ -48,7 +46,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
     }
 
     /** Group {@code g}'s table {@code T_g}. */
-    public Vector<Integer> table(int g) {
+    public BlockTable table(int g) {
         return g == 0 ? blockTable : groups.tables().get(g - 1);
     }
 
@@ -57,7 +55,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
         return g == 0 ? cursor : groups.cursors().get(g - 1);
     }
 
-    public RequestState withTable(int g, Vector<Integer> value) {
+    public RequestState withTable(int g, BlockTable value) {
         return g == 0 ? withBlockTable(value) : withGroups(groups.withTable(g, value));
     }
 
@@ -68,10 +66,8 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
     /** Whether some table entry names a block (null entries name none). */
     public boolean holdsBlocks() {
         for (int g = 0; g < tableCount(); g++) {
-            for (Integer block : table(g)) {
-                if (block != null) {
-                    return true;
-                }
+            if (table(g).hasBlock()) {
+                return true;
             }
         }
         return false;
@@ -131,7 +127,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                 hashes, pendingMatch, jobIds, groups);
     }
 
-    public RequestState withBlockTable(Vector<Integer> value) {
+    public RequestState withBlockTable(BlockTable value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, value,
                 hashes, pendingMatch, jobIds, groups);
     }
@@ -146,7 +142,7 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                 hashes, value, jobIds, groups);
     }
 
-    public RequestState withJobIds(TreeSet<Long> value) {
+    public RequestState withJobIds(JobIds value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
                 hashes, pendingMatch, value, groups);
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -29,14 +28,14 @@ class BlockCountsTest {
 
     @Test
     void removingTakesFirstOccurrencesFirstAndKeepsTheOrder() {
-        Vector<Integer> table = Vector.of(1, 2, 3, 2, 1);
+        BlockTable table = BlockTable.of(1, 2, 3, 2, 1);
         assertSame(table, BlockCounts.remove(table, List.of()));
-        assertEquals(Vector.of(3, 2, 1), BlockCounts.remove(table, List.of(2, 1)));
-        assertEquals(Vector.of(3, 2, 1), BlockCounts.remove(table, List.of(1, 2)), "a prefix");
-        assertEquals(Vector.of(1, 3, 1), BlockCounts.remove(table, List.of(2, 2)));
-        assertEquals(Vector.empty(), BlockCounts.remove(table, List.of(1, 2, 3, 2, 1)));
-        assertEquals(Vector.empty(), BlockCounts.remove(Vector.of(1), List.of(1, 1)), "more than the table holds");
-        assertEquals(Vector.of(2), BlockCounts.remove(Vector.of(1, 2), List.of(9, 1)), "an id the table lacks");
+        assertEquals(BlockTable.of(3, 2, 1), BlockCounts.remove(table, List.of(2, 1)));
+        assertEquals(BlockTable.of(3, 2, 1), BlockCounts.remove(table, List.of(1, 2)), "a prefix");
+        assertEquals(BlockTable.of(1, 3, 1), BlockCounts.remove(table, List.of(2, 2)));
+        assertEquals(BlockTable.EMPTY, BlockCounts.remove(table, List.of(1, 2, 3, 2, 1)));
+        assertEquals(BlockTable.EMPTY, BlockCounts.remove(BlockTable.of(1), List.of(1, 1)), "more than the table holds");
+        assertEquals(BlockTable.of(2), BlockCounts.remove(BlockTable.of(1, 2), List.of(9, 1)), "an id the table lacks");
     }
 
     @Test
@@ -57,7 +56,7 @@ class BlockCountsTest {
             }
             List<Integer> expected = new ArrayList<>(table);
             removed.forEach(block -> expected.remove(block));
-            assertEquals(Vector.ofAll(expected), BlockCounts.remove(Vector.ofAll(table), removed),
+            assertEquals(BlockTable.of(expected), BlockCounts.remove(BlockTable.of(table), removed),
                     "seed " + seed + ": " + table + " without " + removed);
         }
     }

@@ -6,8 +6,8 @@ import io.kvledger.application.finding.Finding;
 import io.kvledger.application.finding.FindingCode;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.RequestState;
-import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -121,14 +121,14 @@ final class HostChecks {
         boolean whole = now % WHOLE_TABLES_EVERY == 0;
         for (int g = 0; g < request.tables.size(); g++) {
             List<Integer> host = request.table(g);
-            Vector<Integer> folded = engine.table(g);
+            BlockTable folded = engine.table(g);
             if (folded.size() != host.size() || (whole && !sameEntries(folded, host))) {
                 fail(CheckCode.HOST_DESYNC, request.id, "group " + g + ": the engine's table is " + folded + ", the host's " + host);
             }
         }
     }
 
-    private static boolean sameEntries(Vector<Integer> folded, List<Integer> host) {
+    private static boolean sameEntries(BlockTable folded, List<Integer> host) {
         for (int i = 0; i < host.size(); i++) {
             if (!java.util.Objects.equals(folded.get(i), host.get(i))) {
                 return false;

@@ -5,9 +5,9 @@ import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.rules.StoreBound;
+import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
-import io.vavr.collection.Vector;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -65,7 +65,7 @@ final class GroupedStoreRules {
         EngineConfig config = before.config();
         int f = config.blocksPerChunk();
         for (int g = 0; g < config.groupCount(); g++) {
-            Vector<Integer> table = request == null ? Vector.empty() : request.table(g);
+            BlockTable table = request == null ? BlockTable.EMPTY : request.table(g);
             List<Integer> chunks = e.chunkIndices().group(g);
             List<Integer> blocks = e.blockIds().group(g);
             for (int i = 0; i < chunks.size(); i++) {

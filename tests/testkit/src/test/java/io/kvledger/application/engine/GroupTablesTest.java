@@ -255,6 +255,26 @@ class GroupTablesTest {
                 .thenRejections(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "h"));
     }
 
+    @Test
+    void aBlockTheRequestAlreadyHoldsIsRefusedWhateverTheTablesLength() {
+        // 40 blocks named against 140 entries are looked up in a set of the tables, 1 against 141 in the tables.
+        List<Integer> full = new java.util.ArrayList<>();
+        List<Integer> window = new java.util.ArrayList<>();
+        List<Integer> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 70; i++) {
+            full.add(100 + i);
+            window.add(200 + i);
+        }
+        for (int i = 0; i < 39; i++) {
+            many.add(300 + i);
+        }
+        many.add(150);
+        LedgerFixture.with(FULL_SWA4).givenCommands(register("r", 1, 8), alloc("r", full, window))
+                .when(alloc("r", many, l()), alloc("r", l(7), l()), alloc("r", l(120), l()))
+                .thenRejections(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "r"),
+                        rejected(3, "AllocateBlocks", INVALID_ARGUMENT, "r"));
+    }
+
     /** An allocation of one flat list, for the one-group engine. */
     private record AllocateBlocksFlat(String requestId, Integer... blocks) {
         io.kvledger.domain.command.AllocateBlocks command() {

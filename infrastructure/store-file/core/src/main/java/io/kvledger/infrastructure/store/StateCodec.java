@@ -48,6 +48,7 @@ final class StateCodec {
             .addModule(vavr())
             .addModule(GroupedStateJson.module())
             .addModule(TierJson.module())
+            .addModule(TableJson.module())
             .build();
 
     private StateCodec() {

@@ -1,0 +1,290 @@
+package io.kvledger.domain.state;
+
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.RandomAccess;
+
+/**
+ * A block table {@code T_g}: GPU block ids in allocation order, where an entry may be {@code null} (a
+ * sliding-window position the host does not back, or freed; contract section 7.2). An immutable list.
+ *
+ * <p>Every version is a range over one array shared with the versions it grew from. A version writes
+ * past its end in place only while no other version has (it is the newest holding the array: the
+ * claim is taken under the array's lock); otherwise it copies. What a version can see is never written
+ * again, so old versions (the audit's state before each event, {@code replay --at}, the shrinker) never
+ * change. Dropping a prefix, what a release names, is a narrower range over the same array.
+ *
+ * <p>Entries are {@code long}s so that the null entry has a value no block id can take: a foreign log
+ * may name any {@code int}, negative ones included, so no {@code int} is free to mean "none".
+ */
+public final class BlockTable extends AbstractList<Integer> implements RandomAccess {
+
+    public static final BlockTable EMPTY = new BlockTable(new Shared(new long[0], 0), 0, 0);
+
+    private static final long NULL = Long.MIN_VALUE;
+
+    /** The array and how much of it some version has claimed; appends in place are claimed under its lock. */
+    private static final class Shared {
+        private final long[] slots;
+        private int claimed;
+
+        private Shared(long[] slots, int claimed) {
+            this.slots = slots;
+            this.claimed = claimed;
+        }
+    }
+
+    private final Shared shared;
+    private final int from;
+    private final int to;
+
+    private BlockTable(Shared shared, int from, int to) {
+        this.shared = shared;
+        this.from = from;
+        this.to = to;
+    }
+
+    /** A table of {@code blocks} in their order ({@code null} entries kept). */
+    public static BlockTable of(List<Integer> blocks) {
+        if (blocks instanceof BlockTable table) {
+            return table;
+        }
+        return blocks.isEmpty() ? EMPTY : EMPTY.appendAll(blocks);
+    }
+
+    public static BlockTable of(Integer... blocks) {
+        return of(Arrays.asList(blocks));
+    }
+
+    /** This table followed by {@code added}; this one is left as it was. */
+    public BlockTable appendAll(List<Integer> added) {
+        int count = added.size();
+        if (count == 0) {
+            return this;
+        }
+        int size = to - from;
+        int end = to + count;
+        synchronized (shared) {
+            if (shared.claimed == to && end <= shared.slots.length) {
+                write(added, shared.slots, to);
+                shared.claimed = end;
+                return new BlockTable(shared, from, end);
+            }
+        }
+        long[] slots = new long[Math.max(size + count, Math.max(4, size * 2))];
+        System.arraycopy(shared.slots, from, slots, 0, size);
+        write(added, slots, size);
+        return new BlockTable(new Shared(slots, size + count), 0, size + count);
+    }
+
+    private static void write(List<Integer> added, long[] slots, int at) {
+        for (int i = 0; i < added.size(); i++) {
+            Integer block = added.get(i);
+            slots[at + i] = block == null ? NULL : block;
+        }
+    }
+
+    /** Without its first {@code count} entries (all of them when it has fewer). */
+    public BlockTable drop(int count) {
+        if (count <= 0) {
+            return this;
+        }
+        return count >= to - from ? EMPTY : new BlockTable(shared, from + count, to);
+    }
+
+    /** Entries {@code [start, end)}, as Vavr's {@code subSequence}. */
+    public BlockTable subSequence(int start, int end) {
+        if (start < 0 || end > size() || start > end) {
+            throw new IndexOutOfBoundsException("subSequence(" + start + ", " + end + ") of a table of " + size());
+        }
+        return start == end ? EMPTY : new BlockTable(shared, from + start, from + end);
+    }
+
+    /** A copy with entry {@code index} set to {@code block} ({@code null}: the null entry). */
+    public BlockTable update(int index, Integer block) {
+        checkIndex(index);
+        long[] slots = Arrays.copyOfRange(shared.slots, from, to);
+        slots[index] = block == null ? NULL : block;
+        return new BlockTable(new Shared(slots, slots.length), 0, slots.length);
+    }
+
+    /** The entries that are not {@code null}, in order; this table itself when it has no null entry. */
+    public BlockTable withoutNulls() {
+        if (!hasNull()) {
+            return this;
+        }
+        long[] slots = new long[size()];
+        int kept = 0;
+        for (int i = from; i < to; i++) {
+            if (shared.slots[i] != NULL) {
+                slots[kept++] = shared.slots[i];
+            }
+        }
+        return kept == 0 ? EMPTY : new BlockTable(new Shared(slots, kept), 0, kept);
+    }
+
+    @Override
+    public Integer get(int index) {
+        checkIndex(index);
+        long slot = shared.slots[from + index];
+        return slot == NULL ? null : (int) slot;
+    }
+
+    /** Whether entry {@code index} is the null entry. */
+    public boolean isNull(int index) {
+        checkIndex(index);
+        return shared.slots[from + index] == NULL;
+    }
+
+    /** Whether entry {@code index} is block {@code block} (never true of a null entry). */
+    public boolean isBlock(int index, int block) {
+        checkIndex(index);
+        return shared.slots[from + index] == block;
+    }
+
+    @Override
+    public int size() {
+        return to - from;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return to == from;
+    }
+
+    public boolean hasNull() {
+        return indexOf(null) >= 0;
+    }
+
+    /** Whether some entry names a block. */
+    public boolean hasBlock() {
+        for (int i = from; i < to; i++) {
+            if (shared.slots[i] != NULL) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int indexOf(Object block) {
+        long wanted = slotOf(block);
+        if (wanted == NULL && block != null) {
+            return -1;
+        }
+        for (int i = from; i < to; i++) {
+            if (shared.slots[i] == wanted) {
+                return i - from;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public int lastIndexOf(Object block) {
+        long wanted = slotOf(block);
+        if (wanted == NULL && block != null) {
+            return -1;
+        }
+        for (int i = to - 1; i >= from; i--) {
+            if (shared.slots[i] == wanted) {
+                return i - from;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public boolean contains(Object block) {
+        return indexOf(block) >= 0;
+    }
+
+    /**
+     * This table as a plain {@code java.util.List} view, as Vavr's {@code asJava()}: not a copy, and written
+     * as a Java list ({@code [1, 2]}), which is how messages that name a table's blocks have always read.
+     */
+    public List<Integer> asJava() {
+        return new JavaView(this);
+    }
+
+    private static final class JavaView extends AbstractList<Integer> implements RandomAccess {
+        private final BlockTable table;
+
+        private JavaView(BlockTable table) {
+            this.table = table;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return table.get(index);
+        }
+
+        @Override
+        public int size() {
+            return table.size();
+        }
+
+        @Override
+        public int indexOf(Object block) {
+            return table.indexOf(block);
+        }
+
+        @Override
+        public int lastIndexOf(Object block) {
+            return table.lastIndexOf(block);
+        }
+
+        @Override
+        public boolean contains(Object block) {
+            return table.contains(block);
+        }
+    }
+
+    /** A mutable copy, as Vavr's {@code toJavaList()}. */
+    public List<Integer> toJavaList() {
+        return new java.util.ArrayList<>(this);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (other instanceof BlockTable table) {
+            return this == table || Arrays.equals(shared.slots, from, to, table.shared.slots, table.from, table.to);
+        }
+        return super.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = 1;
+        for (int i = from; i < to; i++) {
+            long slot = shared.slots[i];
+            hash = 31 * hash + (slot == NULL ? 0 : Integer.hashCode((int) slot));
+        }
+        return hash;
+    }
+
+    /** As Vavr's {@code Vector} wrote itself: the state's text ({@code EngineState.toString}) stays as it was. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("Vector(");
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                text.append(", ");
+            }
+            text.append(shared.slots[i] == NULL ? "null" : Integer.toString((int) shared.slots[i]));
+        }
+        return text.append(')').toString();
+    }
+
+    /** The entry's slot value; {@link #NULL} for {@code null} and for anything that is not an {@code Integer}. */
+    private static long slotOf(Object block) {
+        return block instanceof Integer id ? id : NULL;
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= to - from) {
+            throw new IndexOutOfBoundsException("index " + index + " of a table of " + (to - from));
+        }
+    }
+}
