@@ -24,7 +24,7 @@ import java.util.function.BiConsumer;
  *       line (the simulator's checks, a store writing a snapshot).</li>
  * </ul>
  *
- * <p>Values are never {@code null}. {@link VersionedHashMap} iterates as Vavr's hash map, {@link VersionedTreeMap}
+ * <p>Keys and values are never {@code null} (a {@code null} key is held by none). {@link VersionedHashMap} iterates as Vavr's hash map, {@link VersionedTreeMap}
  * in key order: the subclass chooses the table and the order.
  *
  * @param <M> the subclass, which every change returns
@@ -83,8 +83,11 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         return size == 0;
     }
 
-    /** The value of {@code key}, or {@code other} when the map holds none. */
+    /** The value of {@code key}, or {@code other} when the map holds none (a {@code null} key is never held). */
     public V getOrElse(K key, V other) {
+        if (key == null) {
+            return other;
+        }
         V value;
         synchronized (lock) {
             value = lookup(key);
@@ -98,6 +101,7 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
 
     /** This map with {@code key} set to {@code value}; this one is left as it was. */
     public M put(K key, V value) {
+        Objects.requireNonNull(key, "a state map holds no null keys");
         Objects.requireNonNull(value, "a state map holds no null values");
         synchronized (lock) {
             Map<K, V> own = ownTable();
@@ -111,6 +115,9 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
 
     /** This map without {@code key}; this one is left as it was. */
     public M remove(K key) {
+        if (key == null) {
+            return self();
+        }
         synchronized (lock) {
             Map<K, V> own = ownTable();
             V held = own.get(key);
@@ -193,7 +200,7 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         if (undoMany != null) {
             return undoMany.get(key);
         }
-        return key == undoKey || key.equals(undoKey) ? undoValue : null;
+        return key == undoKey || key != null && key.equals(undoKey) ? undoValue : null;
     }
 
     /** This map's value of {@code key}: the nearest newer undo that names it, else the newest table. */

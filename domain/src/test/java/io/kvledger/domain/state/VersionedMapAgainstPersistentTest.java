@@ -157,6 +157,7 @@ class VersionedMapAgainstPersistentTest {
             assertEquals(reference.getOrElse(key, null), map.getOrElse(key, null), what + ": " + key);
             assertEquals(reference.containsKey(key), map.containsKey(key), what + ": " + key);
         }
+        assertEquals(reference.getOrElse(null, -1), map.getOrElse(null, -1), what + ": no null key");
         assertEquals(reference.size(), map.size(), what);
         assertEquals(reference.isEmpty(), map.isEmpty(), what);
         assertEquals(reference.keySet().toJavaList(), map.keyList(), what + ": order");
