@@ -1,6 +1,5 @@
 package io.kvledger.domain.state;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -22,11 +21,7 @@ public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHa
 
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
     public static <K, V> VersionedHashMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
-        java.util.HashMap<K, V> table = new java.util.HashMap<>();
-        for (Map.Entry<K, V> entry : entries) {
-            table.put(entry.getKey(), java.util.Objects.requireNonNull(entry.getValue(), "no null values"));
-        }
-        return new VersionedHashMap<>(new Object(), table, 0);
+        return new VersionedHashMap<>(new Object(), filled(new java.util.HashMap<>(), entries), 0);
     }
 
     /** The keys in order (a persistent copy, as Vavr's {@code HashMap.keySet()}). */
@@ -47,10 +42,7 @@ public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHa
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     protected List<Map.Entry<K, V>> ordered(Map<K, V> table) {
-        List<Map.Entry<K, V>> entries = new ArrayList<>(table.size());
-        for (Map.Entry<K, V> entry : table.entrySet()) {
-            entries.add(Map.entry(entry.getKey(), entry.getValue()));
-        }
+        List<Map.Entry<K, V>> entries = super.ordered(table);
         entries.sort((a, b) -> {
             int order = Long.compare(trieOrder(a.getKey().hashCode()), trieOrder(b.getKey().hashCode()));
             return order != 0 ? order : ((Comparable) a.getKey()).compareTo(b.getKey());

@@ -64,8 +64,23 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
     /** A new mutable table holding {@code from}'s entries. */
     protected abstract Map<K, V> copyOf(Map<K, V> from);
 
-    /** The entries of {@code table} in the map's iteration order (a fresh list). */
-    protected abstract List<Map.Entry<K, V>> ordered(Map<K, V> table);
+    /** The entries of {@code table} in the map's iteration order (a fresh list): the table's own order here. */
+    protected List<Map.Entry<K, V>> ordered(Map<K, V> table) {
+        List<Map.Entry<K, V>> entries = new ArrayList<>(table.size());
+        for (Map.Entry<K, V> entry : table.entrySet()) {
+            entries.add(Map.entry(entry.getKey(), entry.getValue()));
+        }
+        return entries;
+    }
+
+    /** {@code table} holding {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
+    protected static <K, V, T extends Map<K, V>> T filled(T table, Iterable<? extends Map.Entry<K, V>> entries) {
+        for (Map.Entry<K, V> entry : entries) {
+            table.put(Objects.requireNonNull(entry.getKey(), "no null keys"),
+                    Objects.requireNonNull(entry.getValue(), "no null values"));
+        }
+        return table;
+    }
 
     /** The name {@link #toString} starts with. */
     protected abstract String kind();

@@ -1,7 +1,5 @@
 package io.kvledger.domain.state;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /** A {@link VersionedMap} on a red-black tree: iterates, prints and snapshots in key order, as Vavr's {@code TreeMap}. */
@@ -18,11 +16,7 @@ public final class VersionedTreeMap<K extends Comparable<K>, V> extends Versione
 
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
     public static <K extends Comparable<K>, V> VersionedTreeMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
-        java.util.TreeMap<K, V> table = new java.util.TreeMap<>();
-        for (Map.Entry<K, V> entry : entries) {
-            table.put(entry.getKey(), java.util.Objects.requireNonNull(entry.getValue(), "no null values"));
-        }
-        return new VersionedTreeMap<>(new Object(), table, 0);
+        return new VersionedTreeMap<K, V>(new Object(), filled(new java.util.TreeMap<K, V>(), entries), 0);
     }
 
     /** The keys in order (a persistent copy, as Vavr's {@code TreeMap.keySet()}). */
@@ -38,15 +32,6 @@ public final class VersionedTreeMap<K extends Comparable<K>, V> extends Versione
     @Override
     protected Map<K, V> copyOf(Map<K, V> from) {
         return new java.util.TreeMap<>(from);
-    }
-
-    @Override
-    protected List<Map.Entry<K, V>> ordered(Map<K, V> table) {
-        List<Map.Entry<K, V>> entries = new ArrayList<>(table.size());
-        for (Map.Entry<K, V> entry : table.entrySet()) {
-            entries.add(Map.entry(entry.getKey(), entry.getValue()));
-        }
-        return entries;
     }
 
     @Override
