@@ -120,11 +120,11 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         Objects.requireNonNull(value, "a state map holds no null values");
         synchronized (lock) {
             Map<K, V> own = ownTable();
-            V held = own.get(key);
-            if (held == value) {
-                return self();
+            if (changes >= Math.max(COPY_EVERY, own.size())) {
+                return split(own, key, value);
             }
-            return changed(own, key, held == null ? ABSENT : held, value);
+            V held = own.put(key, value);
+            return held == value ? self() : changedInPlace(own, key, held == null ? ABSENT : held);
         }
     }
 
@@ -135,11 +135,11 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         }
         synchronized (lock) {
             Map<K, V> own = ownTable();
-            V held = own.get(key);
-            if (held == null) {
-                return self();
+            if (changes >= Math.max(COPY_EVERY, own.size())) {
+                return own.containsKey(key) ? split(own, key, null) : self();
             }
-            return changed(own, key, held, null);
+            V held = own.remove(key);
+            return held == null ? self() : changedInPlace(own, key, held);
         }
     }
 
@@ -185,15 +185,15 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         }
     }
 
-    /** The change of {@code key} from {@code before} ({@link #ABSENT} for none) to {@code value} ({@code null} removes). */
-    private M changed(Map<K, V> own, K key, Object before, V value) {
-        if (changes >= Math.max(COPY_EVERY, own.size())) {
-            // A new line: this map keeps its table as it was, so nothing older reaches the copy.
-            Map<K, V> copy = copyOf(own);
-            set(copy, key, value);
-            return make(new Object(), copy, 0);
-        }
-        set(own, key, value);
+    /** A new line: this map keeps its table as it was, so nothing older reaches the copy with the change. */
+    private M split(Map<K, V> own, K key, V value) {
+        Map<K, V> copy = copyOf(own);
+        set(copy, key, value);
+        return make(new Object(), copy, 0);
+    }
+
+    /** The map after the change of {@code key} in {@code own}, this one keeping its value before ({@link #ABSENT} for none). */
+    private M changedInPlace(Map<K, V> own, K key, Object before) {
         M next = make(lock, own, changes + 1);
         table = null;
         undoKey = key;
