@@ -11,11 +11,11 @@ import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.VersionedHashMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import io.kvledger.domain.state.CpuTier;
-import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ final class GroupedFold {
     static EngineState allocated(EngineState state, RequestState request, BlocksAllocated e) {
         EngineConfig config = state.config();
         RequestState next = request;
-        HashMap<Integer, Integer> holds = state.windowHolds();
+        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(config.groupCount(), e.blockIds().groupCount()); g++) {
             List<Integer> added = e.blockIds().group(g);
             next = next.withTable(g, next.table(g).appendAll(added));
@@ -50,8 +50,8 @@ final class GroupedFold {
     /** Freed entries become null; a store still reading a freed block fences it, under either policy. */
     static EngineState freed(EngineState state, RequestState request, WindowBlocksFreed e) {
         RequestState next = request;
-        HashMap<Integer, Integer> holds = state.windowHolds();
-        HashMap<Integer, TreeSet<Long>> fences = state.fences();
+        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
+        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             BlockTable table = next.table(g);
             for (Integer block : e.blockIds().group(g)) {
@@ -77,7 +77,7 @@ final class GroupedFold {
     static EngineState released(EngineState state, RequestState request, BlocksReleased e) {
         EngineConfig config = state.config();
         RequestState next = request;
-        HashMap<Integer, Integer> holds = state.windowHolds();
+        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             List<Integer> gone = e.blockIds().group(g);
             BlockTable table = BlockCounts.remove(next.table(g), gone);
@@ -201,11 +201,12 @@ final class GroupedFold {
         return next;
     }
 
-    private static HashMap<Integer, Integer> hold(HashMap<Integer, Integer> holds, List<Integer> blocks, int delta) {
+    private static VersionedHashMap<Integer, Integer> hold(VersionedHashMap<Integer, Integer> holds, List<Integer> blocks,
+                                                          int delta) {
         if (holds == null) {
             return null;
         }
-        HashMap<Integer, Integer> next = holds;
+        VersionedHashMap<Integer, Integer> next = holds;
         for (Integer block : blocks) {
             if (block == null) {
                 continue;

@@ -6,13 +6,13 @@ import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.rules.StoreBound;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.VersionedHashMap;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import java.util.ArrayList;
 import java.util.List;
-import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeSet;
 
 /** The parts of the fold that start and end jobs, and the fences they hold. */
@@ -124,7 +124,7 @@ final class JobFold {
     }
 
     private static EngineState fence(EngineState state, Job job) {
-        HashMap<Integer, TreeSet<Long>> fences = state.fences();
+        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
             TreeSet<Long> jobs = fences.getOrElse(block, TreeSet.empty());
             fences = fences.put(block, jobs.add(job.jobId()));
@@ -133,7 +133,7 @@ final class JobFold {
     }
 
     private static EngineState unfence(EngineState state, Job job) {
-        HashMap<Integer, TreeSet<Long>> fences = state.fences();
+        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
             TreeSet<Long> jobs = fences.getOrElse(block, null);
             if (jobs != null && jobs.contains(job.jobId())) {

@@ -2,12 +2,12 @@ package io.kvledger.domain;
 
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.VersionedHashMap;
+import io.kvledger.domain.state.VersionedTreeMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.vavr.collection.HashMap;
-import io.vavr.collection.TreeMap;
 
 /** ResetCache: every job ends as not done, cursors return to 0, the tier is emptied, fences are lifted. */
 final class ResetFold {
@@ -16,7 +16,7 @@ final class ResetFold {
     }
 
     static EngineState reset(EngineState state, CacheReset e) {
-        HashMap<String, RequestState> requests = state.requests();
+        VersionedHashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
             RequestState next = GroupedFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
             if (request.status() == RequestStatus.LOADING) {
@@ -28,8 +28,8 @@ final class ResetFold {
         }
         EngineState next = state.withRequests(requests)
                 .withTier(state.tier().cleared())
-                .withJobs(TreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
-                .withFences(HashMap.empty())
+                .withJobs(VersionedTreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
+                .withFences(VersionedHashMap.empty())
                 .withStaleBelowJobId(e.staleBelowJobId());
         for (RequestState request : state.requests().values()) {
             next = RequestFold.settle(next, request.requestId());

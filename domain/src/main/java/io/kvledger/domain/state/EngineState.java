@@ -1,8 +1,6 @@
 package io.kvledger.domain.state;
 
 import io.kvledger.domain.config.EngineConfig;
-import io.vavr.collection.HashMap;
-import io.vavr.collection.TreeMap;
 import io.vavr.collection.TreeSet;
 import java.util.Optional;
 
@@ -10,6 +8,9 @@ import java.util.Optional;
  * Everything the engine knows, folded from its events. Each piece has one home: requests (live, or
  * terminated with blocks or jobs still outstanding), the ids of settled terminated requests, the CPU
  * tier, the jobs in flight and the fences that span requests.
+ *
+ * <p>A value, yet its maps change in place on the forward path ({@link VersionedMap}, {@link CpuTier}): a
+ * state folded from this one leaves this one reading as it was, through undos.
  *
  * @param requests        live requests and terminated ones not yet settled
  * @param retired         settled terminated requests (no jobs, no blocks): only their final status is kept,
@@ -24,21 +25,21 @@ import java.util.Optional;
  * @param windowHolds     with groups: GPU block id to how many sliding-window table entries hold it (contract
  *                        section 7.3, blocks still held); {@code null} for an engine without groups
  */
-public record EngineState(EngineConfig config, HashMap<String, RequestState> requests,
+public record EngineState(EngineConfig config, VersionedHashMap<String, RequestState> requests,
                           RetiredRequests retired, long registered, CpuTier tier,
-                          TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                          HashMap<Integer, TreeSet<Long>> fences, HashMap<Integer, Integer> windowHolds) {
+                          VersionedTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                          VersionedHashMap<Integer, TreeSet<Long>> fences, VersionedHashMap<Integer, Integer> windowHolds) {
 
-    public EngineState(EngineConfig config, HashMap<String, RequestState> requests, RetiredRequests retired,
-                       long registered, CpuTier tier, TreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                       HashMap<Integer, TreeSet<Long>> fences) {
+    public EngineState(EngineConfig config, VersionedHashMap<String, RequestState> requests, RetiredRequests retired,
+                       long registered, CpuTier tier, VersionedTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                       VersionedHashMap<Integer, TreeSet<Long>> fences) {
         this(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
-                config.isGrouped() ? HashMap.empty() : null);
+                config.isGrouped() ? VersionedHashMap.empty() : null);
     }
 
     public static EngineState initial(EngineConfig config) {
-        return new EngineState(config, HashMap.empty(), RetiredRequests.empty(), 0,
-                CpuTier.empty(config.cpuCapacityChunks()), TreeMap.empty(), 0, 0, HashMap.empty());
+        return new EngineState(config, VersionedHashMap.empty(), RetiredRequests.empty(), 0,
+                CpuTier.empty(config.cpuCapacityChunks()), VersionedTreeMap.empty(), 0, 0, VersionedHashMap.empty());
     }
 
     /** Whether a sliding-window table entry holds {@code block}. */
@@ -46,7 +47,7 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
         return windowHolds == null ? 0 : windowHolds.getOrElse(block, 0);
     }
 
-    public EngineState withWindowHolds(HashMap<Integer, Integer> value) {
+    public EngineState withWindowHolds(VersionedHashMap<Integer, Integer> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
                 value);
     }
@@ -95,7 +96,7 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
                 nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
-    public EngineState withRequests(HashMap<String, RequestState> value) {
+    public EngineState withRequests(VersionedHashMap<String, RequestState> value) {
         return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
@@ -107,12 +108,12 @@ public record EngineState(EngineConfig config, HashMap<String, RequestState> req
         return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
-    public EngineState withJobs(TreeMap<Long, Job> value, long newNextJobId) {
+    public EngineState withJobs(VersionedTreeMap<Long, Job> value, long newNextJobId) {
         return new EngineState(config, requests, retired, registered, tier, value, newNextJobId, staleBelowJobId,
                 fences, windowHolds);
     }
 
-    public EngineState withFences(HashMap<Integer, TreeSet<Long>> value) {
+    public EngineState withFences(VersionedHashMap<Integer, TreeSet<Long>> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value, windowHolds);
     }
 

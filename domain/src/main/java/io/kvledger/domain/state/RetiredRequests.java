@@ -1,7 +1,5 @@
 package io.kvledger.domain.state;
 
-import io.vavr.collection.HashMap;
-import io.vavr.collection.Queue;
 import java.util.function.BiConsumer;
 
 /**
@@ -12,11 +10,15 @@ import java.util.function.BiConsumer;
  * again. So memory is bounded however many requests pass, at the price of not recognising an id that
  * comes back after {@code capacity} later requests have ended.
  *
+ * <p>Both change in place on the forward path and keep older versions readable ({@link VersionedHashMap},
+ * {@link VersionedQueue}), and print and snapshot as the Vavr map and queue they were.
+ *
  * @param statuses  request id to final status
  * @param order     the same ids, retired longest ago first
  * @param forgotten how many ids have been forgotten so far
  */
-public record RetiredRequests(int capacity, HashMap<String, RequestStatus> statuses, Queue<String> order, long forgotten) {
+public record RetiredRequests(int capacity, VersionedHashMap<String, RequestStatus> statuses, VersionedQueue<String> order,
+                              long forgotten) {
 
     /** Requests remembered after they retire: about 8 MB of ids and statuses for typical ids. */
     public static final int CAPACITY = 65_536;
@@ -32,13 +34,13 @@ public record RetiredRequests(int capacity, HashMap<String, RequestStatus> statu
     }
 
     public static RetiredRequests empty(int capacity) {
-        return new RetiredRequests(capacity, HashMap.empty(), Queue.empty(), 0);
+        return new RetiredRequests(capacity, VersionedHashMap.empty(), VersionedQueue.empty(), 0);
     }
 
     /** Remembers {@code requestId} as retired with {@code status}, forgetting the oldest beyond the capacity. */
     public RetiredRequests retire(String requestId, RequestStatus status) {
-        HashMap<String, RequestStatus> nextStatuses = statuses.put(requestId, status);
-        Queue<String> nextOrder = statuses.containsKey(requestId) ? order : order.enqueue(requestId);
+        VersionedQueue<String> nextOrder = statuses.containsKey(requestId) ? order : order.enqueue(requestId);
+        VersionedHashMap<String, RequestStatus> nextStatuses = statuses.put(requestId, status);
         long nextForgotten = forgotten;
         while (nextOrder.size() > capacity) {
             String oldest = nextOrder.head();

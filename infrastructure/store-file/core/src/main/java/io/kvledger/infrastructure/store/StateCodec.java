@@ -18,6 +18,10 @@ import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.VersionedHashMap;
+import io.kvledger.domain.state.VersionedMap;
+import io.kvledger.domain.state.VersionedQueue;
+import io.kvledger.domain.state.VersionedTreeMap;
 import io.vavr.Tuple;
 import io.vavr.Tuple2;
 import io.vavr.collection.HashMap;
@@ -35,7 +39,8 @@ import java.util.List;
 /**
  * The engine's state as JSON, for snapshots: the domain's records field by field (their record
  * components, nothing derived), Vavr's maps as arrays of {@code [key, value]} pairs and its sequences,
- * queues and sets as arrays. Reading fails on anything unknown, so a snapshot of another shape is refused,
+ * queues and sets as arrays. The state's maps and queue that change in place ({@link VersionedMap},
+ * {@link VersionedQueue}) are written as the Vavr map and queue they were, in the same order. Reading fails on anything unknown, so a snapshot of another shape is refused,
  * not half read.
  */
 final class StateCodec {
@@ -78,6 +83,30 @@ final class StateCodec {
                 out.writeEndArray();
             }
         });
+        module.addSerializer((Class) VersionedMap.class, new JsonSerializer<VersionedMap<Object, Object, ?>>() {
+            @Override
+            public void serialize(VersionedMap<Object, Object, ?> map, JsonGenerator out, SerializerProvider provider)
+                    throws IOException {
+                out.writeStartArray();
+                for (java.util.Map.Entry<Object, Object> entry : map.entries()) {
+                    out.writeStartArray();
+                    provider.defaultSerializeValue(entry.getKey(), out);
+                    provider.defaultSerializeValue(entry.getValue(), out);
+                    out.writeEndArray();
+                }
+                out.writeEndArray();
+            }
+        });
+        module.addSerializer((Class) VersionedQueue.class, new JsonSerializer<VersionedQueue<Object>>() {
+            @Override
+            public void serialize(VersionedQueue<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
+                out.writeStartArray();
+                for (Object value : values.toJavaList()) {
+                    provider.defaultSerializeValue(value, out);
+                }
+                out.writeEndArray();
+            }
+        });
         module.addSerializer((Class) Traversable.class, new JsonSerializer<Traversable<Object>>() {
             @Override
             public void serialize(Traversable<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
@@ -93,10 +122,11 @@ final class StateCodec {
             public JsonDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config, BeanDescription bean)
                     throws com.fasterxml.jackson.databind.JsonMappingException {
                 Class<?> raw = type.getRawClass();
-                if (raw == HashMap.class || raw == TreeMap.class) {
+                if (raw == HashMap.class || raw == TreeMap.class || raw == VersionedHashMap.class
+                        || raw == VersionedTreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
                 }
-                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class) {
+                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class || raw == VersionedQueue.class) {
                     return new ElementsReader(raw, type.containedType(0));
                 }
                 return super.findBeanDeserializer(type, config, bean);
@@ -132,6 +162,14 @@ final class StateCodec {
                 }
                 entries.add(Tuple.of(key, value));
             }
+            if (kind == VersionedHashMap.class || kind == VersionedTreeMap.class) {
+                List<java.util.Map.Entry<Object, Object>> pairs = new ArrayList<>(entries.size());
+                for (Tuple2<Object, Object> entry : entries) {
+                    pairs.add(new java.util.AbstractMap.SimpleImmutableEntry<>(entry._1, entry._2));
+                }
+                return kind == VersionedHashMap.class ? VersionedHashMap.ofEntries(pairs)
+                        : VersionedTreeMap.ofEntries((List) pairs);
+            }
             return kind == HashMap.class ? HashMap.ofEntries(entries)
                     : TreeMap.ofEntries((Comparator) Comparator.naturalOrder(), (Iterable) entries);
         }
@@ -156,6 +194,9 @@ final class StateCodec {
             }
             if (kind == Queue.class) {
                 return Queue.ofAll(elements);
+            }
+            if (kind == VersionedQueue.class) {
+                return VersionedQueue.ofAll(elements);
             }
             return kind == Vector.class ? Vector.ofAll(elements)
                     : TreeSet.ofAll((Comparator) Comparator.naturalOrder(), (Iterable) elements);

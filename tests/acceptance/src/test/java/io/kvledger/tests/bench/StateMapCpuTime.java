@@ -1,0 +1,92 @@
+package io.kvledger.tests.bench;
+
+import io.kvledger.domain.state.VersionedHashMap;
+import io.kvledger.domain.state.VersionedTreeMap;
+import io.vavr.collection.HashMap;
+import io.vavr.collection.TreeMap;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Locale;
+
+/**
+ * The state's maps as a fold uses them, against the Vavr maps they replaced, in one process, in turn: a put
+ * (one in five a remove) on the newest map and a read of the map before it, as the audit reads the state
+ * before an event; 400 request ids, and job ids that grow at the end and end a few hundred later. This thread's
+ * CPU per operation (docs/performance.md).
+ *
+ * <pre>java -cp infrastructure/cli/target/kvledger.jar:tests/acceptance/target/test-classes \
+ *     io.kvledger.tests.bench.StateMapCpuTime [ROUNDS]</pre>
+ */
+public final class StateMapCpuTime {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int OPERATIONS = 5_000_000;
+    private static final String[] IDS = new String[400];
+    private static long sink;
+
+    private StateMapCpuTime() {
+    }
+
+    public static void main(String[] args) {
+        for (int i = 0; i < IDS.length; i++) {
+            IDS[i] = "req-" + i;
+        }
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        for (int round = 1; round <= rounds; round++) {
+            long vavrHash = cpu(StateMapCpuTime::vavrHash);
+            long versionedHash = cpu(StateMapCpuTime::versionedHash);
+            long vavrTree = cpu(StateMapCpuTime::vavrTree);
+            long versionedTree = cpu(StateMapCpuTime::versionedTree);
+            System.out.printf(Locale.ROOT, "round %d: hash map %.1f ns/op against Vavr's %.1f (%.2fx); tree map %.1f against %.1f (%.2fx)%n",
+                    round, versionedHash / (double) OPERATIONS, vavrHash / (double) OPERATIONS, versionedHash / (double) vavrHash,
+                    versionedTree / (double) OPERATIONS, vavrTree / (double) OPERATIONS, versionedTree / (double) vavrTree);
+        }
+        if (sink == 42) {
+            System.out.println();
+        }
+    }
+
+    private static long cpu(Runnable work) {
+        long started = THREADS.getCurrentThreadCpuTime();
+        work.run();
+        return THREADS.getCurrentThreadCpuTime() - started;
+    }
+
+    private static void vavrHash() {
+        HashMap<String, Integer> map = HashMap.empty();
+        for (int i = 0; i < OPERATIONS; i++) {
+            HashMap<String, Integer> before = map;
+            String id = IDS[(i * 7) % IDS.length];
+            map = i % 5 == 4 ? map.remove(id) : map.put(id, i);
+            sink += before.getOrElse(IDS[i % IDS.length], 0);
+        }
+    }
+
+    private static void versionedHash() {
+        VersionedHashMap<String, Integer> map = VersionedHashMap.empty();
+        for (int i = 0; i < OPERATIONS; i++) {
+            VersionedHashMap<String, Integer> before = map;
+            String id = IDS[(i * 7) % IDS.length];
+            map = i % 5 == 4 ? map.remove(id) : map.put(id, i);
+            sink += before.getOrElse(IDS[i % IDS.length], 0);
+        }
+    }
+
+    private static void vavrTree() {
+        TreeMap<Long, Integer> map = TreeMap.empty();
+        for (int i = 0; i < OPERATIONS; i++) {
+            TreeMap<Long, Integer> before = map;
+            map = (i & 1) == 0 ? map.put((long) i, i) : map.remove((long) i - 301);
+            sink += before.getOrElse((long) i - 150, 0);
+        }
+    }
+
+    private static void versionedTree() {
+        VersionedTreeMap<Long, Integer> map = VersionedTreeMap.empty();
+        for (int i = 0; i < OPERATIONS; i++) {
+            VersionedTreeMap<Long, Integer> before = map;
+            map = (i & 1) == 0 ? map.put((long) i, i) : map.remove((long) i - 301);
+            sink += before.getOrElse((long) i - 150, 0);
+        }
+    }
+}
