@@ -21,8 +21,9 @@ import java.util.Map;
  * scheduled), so without this, removing one store shifts every later {@code CompleteTransfer} onto
  * another job. Each line is tagged with its original position ({@code _line}) and each completion with
  * the line that scheduled its job ({@code _jobOf}); before a candidate is run, its completions get the
- * ids their jobs have in it, and the anchors of a candidate the shrinker keeps are derived anew from it. Unknown fields are ignored when a scenario is read, and {@link #strip}
- * removes them from the result. Job ids are found with the domain's decider, which is what the engine runs.
+ * ids their jobs have in it, and the anchors of a candidate the shrinker keeps are derived anew from it.
+ * Unknown fields are ignored when a scenario is read, and {@link #strip} removes them from the result.
+ * Job ids are found with the domain's decider, which is what the engine runs.
  */
 final class JobAnchors {
 

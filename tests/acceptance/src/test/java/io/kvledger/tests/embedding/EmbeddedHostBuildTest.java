@@ -40,7 +40,8 @@ class EmbeddedHostBuildTest {
     /** The version kvledger builds. */
     private static String version() throws Exception {
         java.util.regex.Matcher parent = java.util.regex.Pattern.compile(
-                "<artifactId>kvledger-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(Files.readString(ROOT.resolve("pom.xml")));
+                "<artifactId>kvledger-parent</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(ROOT.resolve("pom.xml")));
         assertTrue(parent.find(), "the root pom's version");
         return parent.group(1);
     }

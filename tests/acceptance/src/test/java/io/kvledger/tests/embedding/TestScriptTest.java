@@ -112,7 +112,8 @@ class TestScriptTest {
 
     /** A python3 of a recent version, with or without Prometheus' parser. */
     private void python(boolean withPrometheus) throws IOException {
-        executable(bin.resolve("python3"), withPrometheus ? "exit 0" : "case \"$*\" in *prometheus_client*) exit 1;; *) exit 0;; esac");
+        executable(bin.resolve("python3"),
+                withPrometheus ? "exit 0" : "case \"$*\" in *prometheus_client*) exit 1;; *) exit 0;; esac");
     }
 
     private Run run(String script, String... args) throws Exception {
