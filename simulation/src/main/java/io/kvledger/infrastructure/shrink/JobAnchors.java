@@ -21,8 +21,9 @@ import java.util.Map;
  * scheduled), so without this, removing one store shifts every later {@code CompleteTransfer} onto
  * another job. Each line is tagged with its original position ({@code _line}) and each completion with
  * the line that scheduled its job ({@code _jobOf}); before a candidate is run, its completions get the
- * ids their jobs have in it. Unknown fields are ignored when a scenario is read, and {@link #strip}
- * removes them from the result. Job ids are found with the domain's decider, which is what the engine runs.
+ * ids their jobs have in it, and the anchors of a candidate the shrinker keeps are derived anew from it.
+ * Unknown fields are ignored when a scenario is read, and {@link #strip} removes them from the result.
+ * Job ids are found with the domain's decider, which is what the engine runs.
  */
 final class JobAnchors {
 
@@ -37,20 +38,44 @@ final class JobAnchors {
         for (int i = 0; i < scenario.size(); i++) {
             tagged.add(scenario.lines().get(i).deepCopy().put(LINE, i));
         }
+        return reanchor(scenario.withLines(tagged));
+    }
+
+    /**
+     * The scenario with each completion anchored to the line that schedules the job it names in this scenario
+     * (no anchor when no line does). The shrinker re-derives the anchors of every candidate it keeps: an anchor
+     * worked out on the original goes stale once its line is gone or schedules nothing, and the completion would
+     * then keep a job id that names another job, or none, as soon as an earlier job is removed.
+     */
+    static Scenario reanchor(Scenario scenario) {
+        Long[] scheduled = jobsScheduled(scenario);
         Map<Long, Integer> schedulers = new HashMap<>();
-        Long[] scheduled = jobsScheduled(scenario.withLines(tagged));
         for (int i = 0; i < scheduled.length; i++) {
-            if (scheduled[i] != null) {
-                schedulers.put(scheduled[i], i);
+            JsonNode line = scenario.lines().get(i).get(LINE);
+            if (scheduled[i] != null && line != null) {
+                schedulers.put(scheduled[i], line.intValue());
             }
         }
-        for (ObjectNode line : tagged) {
+        List<ObjectNode> lines = new ArrayList<>(scenario.size());
+        boolean changed = false;
+        for (ObjectNode line : scenario.lines()) {
             JsonNode jobId = line.get("jobId");
-            if (jobId != null && jobId.canConvertToLong() && schedulers.containsKey(jobId.longValue())) {
-                line.put(JOB_OF, schedulers.get(jobId.longValue()));
+            Integer scheduler = jobId != null && jobId.canConvertToLong() ? schedulers.get(jobId.longValue()) : null;
+            JsonNode anchor = line.get(JOB_OF);
+            if (scheduler == null ? anchor == null : anchor != null && anchor.intValue() == scheduler) {
+                lines.add(line);
+                continue;
             }
+            ObjectNode copy = line.deepCopy();
+            if (scheduler == null) {
+                copy.remove(JOB_OF);
+            } else {
+                copy.put(JOB_OF, scheduler);
+            }
+            lines.add(copy);
+            changed = true;
         }
-        return scenario.withLines(tagged);
+        return changed ? scenario.withLines(lines) : scenario;
     }
 
     /** The candidate with each anchored completion naming the id its job gets in this candidate. */

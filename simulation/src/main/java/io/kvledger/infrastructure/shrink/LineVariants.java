@@ -34,7 +34,11 @@ final class LineVariants {
                 long v = value.longValue();
                 for (long smaller : new long[] {0, v / 2, v - 1}) {
                     if (smaller >= 0 && smaller < v) {
-                        variants.add(line.deepCopy().put(name, smaller));
+                        ObjectNode variant = line.deepCopy().put(name, smaller);
+                        if (name.equals("jobId")) {
+                            variant.remove(JobAnchors.JOB_OF); // a completion of another job: anchored anew if kept
+                        }
+                        variants.add(variant);
                     }
                 }
             } else if (value.isArray() && allIntegers(value)) {

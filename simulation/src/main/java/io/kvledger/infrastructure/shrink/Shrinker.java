@@ -51,13 +51,14 @@ public final class Shrinker {
 
     /**
      * Whether the candidate, its completions renumbered onto their jobs, shows it. When it does, the
-     * renumbered candidate is {@link #shown}, and that is what the caller keeps.
+     * renumbered candidate, its completions anchored to the jobs they name in it, is {@link #shown}, and
+     * that is what the caller keeps.
      */
     private boolean shows(Scenario candidate) {
         runs++;
         Scenario renumbered = JobAnchors.renumber(candidate);
         if (oracle.shows(renumbered)) {
-            shown = renumbered;
+            shown = JobAnchors.reanchor(renumbered);
             return true;
         }
         return false;

@@ -40,8 +40,6 @@ public final class SimulationSummary {
     long chunksEvicted;
     /** Sliding-window blocks the host freed while their requests ran (grouped models only). */
     long windowBlocksFreed;
-    /** Whether the audit's rules were left out because they do not judge this grouped model yet. */
-    boolean auditSkipped;
     /** Requests refused at arrival (they can never fit the GPU pool), registered and aborted at once. */
     long refused;
     final Map<String, Long> rejections = new TreeMap<>();
@@ -137,8 +135,7 @@ public final class SimulationSummary {
                 storeJobs + loadJobs, storeJobs, loadJobs, chunksStored, chunksLoaded,
                 flushes, storesDeferred, chunksEvicted,
                 windowBlocksFreed == 0 ? "" : ", window blocks freed " + windowBlocksFreed, rejectionCount(), rejections,
-                checks != Checks.ALL ? " (host checks only: the audit's rules were not run)"
-                        : auditSkipped ? " (grouped model: the host's rules and the log's fold; the audit's rules judge one group)" : "",
+                checks != Checks.ALL ? " (host checks only: the audit's rules were not run)" : "",
                 seconds(), events / Math.max(seconds(), 1e-9));
     }
 }

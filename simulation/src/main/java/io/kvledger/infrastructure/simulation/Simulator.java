@@ -97,7 +97,6 @@ public final class Simulator {
         SimulationSummary summary = pipelined ? onTwoThreads(checker) : onThisThread(checker);
         summary.nanos = System.nanoTime() - start;
         summary.checks = checks;
-        summary.auditSkipped = checks == Checks.ALL && !StepChecker.auditJudges(options.engineConfig());
         return summary;
     }
 

@@ -4,9 +4,6 @@ import io.kvledger.application.check.CheckCode;
 import io.kvledger.application.check.EventLogRules;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.check.LogCheck;
-import io.kvledger.domain.EngineFold;
-import io.kvledger.domain.RecentFolds;
-import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
@@ -27,46 +24,28 @@ final class StepChecker {
     private final long seed;
     private final Simulator.Listener listener;
     private final EventLogRules rules = new EventLogRules();
-    private final LogCheck further;
-    private LogCheck checks;
+    private final LogCheck checks;
     /** Whether the log's fold (the rules' state) is compared with the engine's. */
     private final boolean folds;
-    /**
-     * With a grouped model (contract 7.0), the log folded with the domain's own {@code evolve} instead of the
-     * rules' (whose audit judges one group: contract 7.8 is not on this branch's audit yet); null otherwise.
-     */
-    private EngineState groupedFold;
     private long seq;
 
     StepChecker(long seed, Checks which, LogCheck further, Simulator.Listener listener) {
         this.seed = seed;
         this.listener = listener;
         this.folds = which == Checks.ALL;
-        this.further = further;
+        // The audit's rules judge every model, grouped ones included (contract 7.8).
         this.checks = folds ? rules.and(further) : further;
-    }
-
-    /** Whether the audit's rules judge a log of this config: not yet for a grouped one (see {@link #groupedFold}). */
-    static boolean auditJudges(EngineConfig config) {
-        return !config.isGrouped();
     }
 
     /** Checks one outcome; returns the summary at the end of the run, null before; throws the run's failure. */
     SimulationSummary accept(Stepped stepped) {
         if (stepped instanceof Stepped.Configured c) {
             listener.configured(c.configured());
-            if (folds && !auditJudges(c.configured().config())) {
-                checks = further;
-                groupedFold = EngineFold.evolve(null, c.configured());
-            }
             fail(0, checks.check(++seq, c.configured()));
         } else if (stepped instanceof Stepped.Step step) {
             List<Finding> findings = new ArrayList<>();
             for (EngineEvent event : step.events()) {
                 findings.addAll(checks.check(++seq, event));
-                if (groupedFold != null) {
-                    groupedFold = folds(groupedFold, event);
-                }
             }
             findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
             findings.addAll(step.hostFindings());
@@ -96,7 +75,7 @@ final class StepChecker {
         if (!folds) {
             return;
         }
-        EngineState replayed = groupedFold != null ? groupedFold : rules.state();
+        EngineState replayed = rules.state();
         boolean whole = now % FULL_REPLAY_EVERY == 0;
         boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tier().size()
                 && replayed.requests().size() == live.requests().size() && replayed.jobs().size() == live.jobs().size()
@@ -111,12 +90,6 @@ final class StepChecker {
             findings.add(new Finding(seq, CheckCode.REPLAY_MISMATCH, null, "the log folds to another state than the engine's"));
             fail(now, findings);
         }
-    }
-
-    private final RecentFolds recent = new RecentFolds();
-
-    private EngineState folds(EngineState state, EngineEvent event) {
-        return recent.evolve(state, event);
     }
 
     private void fail(long now, List<Finding> findings) {

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.FreeWindowBlocks;
+import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.WindowBlocksFreed;
+import io.kvledger.domain.group.PerGroup;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
@@ -17,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The grouped models (contract section 7) run as vLLM's KV cache manager would drive them: every seed of
  * the bar ends with every request settled and bounded events, sliding positions are null at allocation
- * and freed while requests run, and a host that does not report its frees is caught.
+ * and freed while requests run, and a host that does not report its frees is caught. The audit's rules judge
+ * every step of these runs as they do for one group.
  */
 class GroupedSimulationTest {
 
@@ -73,6 +79,28 @@ class GroupedSimulationTest {
     }
 
     @Test
+    void theAuditsRulesJudgeGroupedRunsAndCatchWhatNeitherTheHostNorTheFoldSees() {
+        // Releases listed in reverse table order: the host frees the same blocks and the log folds to the same
+        // state, so only the audit's derivation (RELEASE_MISMATCH) can tell; a run that skipped it would pass.
+        for (String name : List.of("gpt-oss", "eagle", "mixed-blocks")) {
+            for (long seed = 1; seed <= 3; seed++) {
+                SimulationOptions options = options(SimulationModel.named(name), seed, seed == 2 ? 300 : 120);
+                SimulationFailure failure = assertThrows(SimulationFailure.class, () -> new Simulator(options,
+                        () -> (seq, event) -> List.of(), config -> releasingInReverse(Simulator.ledger(config))).run(new Discard()),
+                        name + " seed " + seed);
+                assertTrue(failure.findings().stream().anyMatch(f -> f.code().name().equals("RELEASE_MISMATCH")),
+                        name + " seed " + seed + ": " + failure.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void theSummaryOfAGroupedRunSaysTheAuditsRulesRan() {
+        String text = new Simulator(options(SimulationModel.named("gpt-oss"), 4, 100)).run(new Discard()).text(4);
+        assertTrue(text.contains("violations 0\n"), text);
+    }
+
+    @Test
     void anUnknownModelIsRefusedNamingTheKnownOnes() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> SimulationModel.named("llama"));
         assertEquals("unknown model 'llama'; known: default, gemma3, gpt-oss, eagle, mixed-blocks", refused.getMessage());
@@ -91,6 +119,22 @@ class GroupedSimulationTest {
         assertEquals(options.requests(), summary.finished() + summary.aborted(), run);
         assertTrue(summary.events() <= EVENTS_PER_REQUEST * Math.max(1, options.requests()) + 100, run);
         return summary;
+    }
+
+    /** The real engine, its releases of several blocks in a group listed last block first. */
+    private static KvLedger releasingInReverse(KvLedger real) {
+        return new RewrittenLedger(real, entries -> entries, result -> new StepResult(result.events().stream()
+                .map(event -> event instanceof BlocksReleased released ? reversed(released) : event).toList(), result.state()));
+    }
+
+    private static BlocksReleased reversed(BlocksReleased released) {
+        List<List<Integer>> lists = new ArrayList<>();
+        for (List<Integer> group : released.blockIds().lists()) {
+            List<Integer> copy = new ArrayList<>(group);
+            Collections.reverse(copy);
+            lists.add(copy);
+        }
+        return new BlocksReleased(released.requestId(), PerGroup.of(lists));
     }
 
     /** The real engine, never given a FreeWindowBlocks. */

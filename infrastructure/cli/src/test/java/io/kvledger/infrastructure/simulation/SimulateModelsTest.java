@@ -30,8 +30,7 @@ class SimulateModelsTest {
         Result simulated = simulate("--model", "gpt-oss", "--requests", "150", "--seed", "2", "-o", log.toString(),
                 "--scenario", scenario.toString());
         assertEquals(0, simulated.exit(), simulated.err());
-        assertTrue(simulated.out().contains("violations 0 (grouped model: the host's rules and the log's fold; "
-                + "the audit's rules judge one group)\n"), simulated.out());
+        assertTrue(simulated.out().contains("violations 0\n"), "the audit's rules judge grouped runs too: " + simulated.out());
         String config = Files.readAllLines(log).get(0);
         assertTrue(config.endsWith("\"groups\": [{\"kind\": \"FULL\", \"blockSize\": 16, \"eagle\": false}, {\"kind\": "
                 + "\"SLIDING_WINDOW\", \"blockSize\": 16, \"slidingWindow\": 128, \"eagle\": false}]}"), config);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scrape is Prometheus' text format as Prometheus' own Python parser reads it (Debian's
- * {@code python3-prometheus-client}, which {@code .ci/run} installs), and every meter has its help text, which
+ * {@code python3-prometheus-client}, which {@code ./test} installs), and every meter has its help text, which
  * {@code promtool check metrics} requires; paths other than {@code /metrics} are 404.
  */
 class PrometheusTextFormatTest {
@@ -118,7 +118,7 @@ class PrometheusTextFormatTest {
         String err = new String(python.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(python.waitFor(60, TimeUnit.SECONDS));
         assertTrue(!err.contains("No module named 'prometheus_client'"),
-                "Prometheus' parser is missing: apt-get install python3-prometheus-client (.ci/run does)");
+                "Prometheus' parser is missing: apt-get install python3-prometheus-client (./test does)");
         assertEquals(0, python.exitValue(), "Prometheus' parser refused the scrape: " + err + "\n" + body);
         return out.isEmpty() ? List.of() : List.of(out.split("\n"));
     }

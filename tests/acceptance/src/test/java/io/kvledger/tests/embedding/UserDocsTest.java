@@ -34,9 +34,10 @@ class UserDocsTest {
         first = first.substring(0, first.indexOf("\n\n"));
         assertTrue(first.contains("event-sourced") && first.contains("engineers"), "what it is and who it is for: " + first);
         int commands = readme.indexOf("```sh\n./kvledger run tests/acceptance/src/test/resources/examples/05_abort_mid_prefill.jsonl"
-                + " --store target/kvledger-store.jsonl\nmvn -B verify\n```");
+                + " --store target/kvledger-store.jsonl\n./test\n```");
         assertTrue(commands > readme.indexOf(first) && commands < 2_000, "the two commands follow the first paragraph");
         assertTrue(Files.exists(ROOT.resolve("tests/acceptance/src/test/resources/examples/05_abort_mid_prefill.jsonl")));
+        assertTrue(Files.isExecutable(ROOT.resolve("test")), "the test command is a script (TestScriptTest runs it)");
     }
 
     @Test

@@ -172,7 +172,7 @@ public final class LocalPostgres implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no PostgreSQL server binaries: install Debian's postgresql package"
-                + " (apt-get update && apt-get install -y postgresql; .ci/run does this) or set KVLEDGER_PG_BIN"
+                + " (apt-get update && apt-get install -y postgresql; ./test does this) or set KVLEDGER_PG_BIN"
                 + " to a directory holding initdb, pg_ctl and postgres");
     }
 
