@@ -174,7 +174,8 @@ final class CommandDerivation implements AuditRule {
             Differences.Found found = Refusals.classify(before, command, rejected, openerLine.event());
             LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
                     ? loadOf(events, openerLine) : openerLine;
-            Finding finding = add(findings, at, found.code(), found.reason());
+            Finding finding = add(findings, at, found.code(), MixedCases.withCase(found.code(), found.reason(), at,
+                    openerLine.event()));
             report(before, command, decision, List.of(), events, events.indexOf(at), finding);
             return null;
         }
@@ -183,7 +184,7 @@ final class CommandDerivation implements AuditRule {
         Finding finding = null;
         if (found != null) {
             LoggedEvent at = found.index() < events.size() ? events.get(found.index()) : events.get(events.size() - 1);
-            finding = add(findings, at, found.code(), found.reason());
+            finding = add(findings, at, found.code(), MixedCases.withCase(found.code(), found.reason(), at, openerLine.event()));
         }
         report(before, command, decision, accepted.events(), events,
                 found == null ? -1 : found.index(), finding);
