@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.audit;
 
+import io.kvledger.application.audit.AuditRules;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepEntry;
@@ -45,7 +46,12 @@ record SimulatedRun(EngineConfig config, List<EngineCommand> commands, List<Engi
 
     /** What {@code kvledger audit} finds in a log whose event {@code i} has seq {@code i + 1}. */
     static List<Finding> audit(List<EngineEvent> log) {
-        Auditor auditor = new Auditor();
+        return audit(log, AuditRules.ALL);
+    }
+
+    /** The same, reporting only what {@code rules} keeps ({@code kvledger audit --rules}). */
+    static List<Finding> audit(List<EngineEvent> log, AuditRules rules) {
+        Auditor auditor = new Auditor(null, null, rules);
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < log.size(); i++) {
             findings.addAll(auditor.check(i + 1, log.get(i)));

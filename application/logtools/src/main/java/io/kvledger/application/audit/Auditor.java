@@ -19,6 +19,9 @@ import java.util.function.Consumer;
  * with what the log shows, field by field. A log written by another implementation (other keys, other
  * job ids, extra fields, unknown types) is judged by the rules, not by kvledger's spelling.
  *
+ * <p>Each finding has its class ({@link Finding#ruleClass()}, contract 9.2); an auditor made with
+ * {@link AuditRules#SAFETY} reports only the safety ones.
+ *
  * <p>Feed it every event in order, from {@code EngineConfigured}, then call {@link #finish()}: a command
  * is judged when the next one starts, so its findings may come one call late, each with its own seq.
  *
@@ -34,6 +37,7 @@ public final class Auditor {
     private final CommandWindow window = new CommandWindow();
     private final CommandDerivation derivation;
     private final AuditRule[] rules;
+    private final AuditRules reported;
 
     /** An auditor of a log from its first event. */
     public Auditor() {
@@ -52,6 +56,15 @@ public final class Auditor {
      * only through that state.
      */
     public Auditor(EngineState base, Consumer<CommandJudgement> listener) {
+        this(base, listener, AuditRules.ALL);
+    }
+
+    /**
+     * The same, reporting only the findings {@code reported} keeps ({@code audit --rules}, contract 9.2):
+     * every rule is judged either way, so the fold and the findings kept are those of a full audit.
+     */
+    public Auditor(EngineState base, Consumer<CommandJudgement> listener, AuditRules reported) {
+        this.reported = java.util.Objects.requireNonNull(reported, "reported");
         // The log's fold and the decider's fold the same events onto the same states: each is folded once.
         RecentFolds folds = new RecentFolds();
         fold = new LogFold(base, folds);
@@ -87,7 +100,7 @@ public final class Auditor {
         for (AuditRule rule : rules) {
             rule.observe(step);
         }
-        return findings.list();
+        return reported.kept(findings.list());
     }
 
     /**
@@ -97,7 +110,7 @@ public final class Auditor {
     public List<Finding> finish() {
         Findings findings = new Findings(0);
         derivation.finish(findings);
-        return findings.list();
+        return reported.kept(findings.list());
     }
 
     /** The key the log used for a token-derived key (itself for kvledger's own logs). */

@@ -32,13 +32,16 @@ import java.util.function.Consumer;
  * merely leaves out an event the rules require that changes no job (a {@code ChunksStored}, a failed
  * load's {@code ChunksEvicted}, a {@code BlocksReleased}), the fold goes on from the derived state
  * instead, as the producer's own state would be: otherwise a later lookup or load would be judged
- * against chunks the producer knew were ready.
+ * against chunks the producer knew were ready. Offered chunks a store left out are remembered, and a later
+ * store of them is judged from the producer's cursor ({@link HeldBackChunks}): one policy difference is not
+ * reported again as a safety one.
  */
 final class CommandDerivation implements AuditRule {
 
     private final Consumer<CommandJudgement> listener;
     private final RecentFolds folds;
     private final List<LoggedEvent> logged = new ArrayList<>();
+    private final HeldBackChunks heldBack = new HeldBackChunks();
     private LoggedEvent heldFlush;
     private EngineState before;
     private EngineCommand command;
@@ -174,18 +177,38 @@ final class CommandDerivation implements AuditRule {
             Differences.Found found = Refusals.classify(before, command, rejected, openerLine.event());
             LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
                     ? loadOf(events, openerLine) : openerLine;
-            Finding finding = add(findings, at, found.code(), found.reason());
+            Finding finding = add(findings, at, found.code(), MixedCases.withCase(found.code(), found.reason(), at,
+                    openerLine.event()));
             report(before, command, decision, List.of(), events, events.indexOf(at), finding);
             return null;
         }
         Decision.Accepted accepted = (Decision.Accepted) decision;
         Differences.Found found = Differences.first(accepted.events(), events, openerLine.event());
+        EngineState judgedFrom = before;
+        if (found != null && !heldBack.isEmpty() && openerLine.event() instanceof RequestEvent opener) {
+            // The producer may be storing chunks it held back at an earlier offer: decide again from its cursor.
+            EngineState rewound = heldBack.rewound(before, opener.requestId());
+            if (rewound != null && Decider.decide(rewound, command) instanceof Decision.Accepted again) {
+                Differences.Found foundAgain = Differences.first(again.events(), events, openerLine.event());
+                if (foundAgain == null || foundAgain.code() == AuditCode.STORE_MISSING) {
+                    accepted = again;
+                    found = foundAgain;
+                    judgedFrom = rewound;
+                }
+            }
+        }
+        if (command instanceof io.kvledger.domain.command.ResetCache) {
+            heldBack.clear();
+        } else if (found != null && found.code() == AuditCode.STORE_MISSING) {
+            heldBack.remember(accepted.events(), events);
+        }
+        heldBack.forgetStored(events);
         Finding finding = null;
         if (found != null) {
             LoggedEvent at = found.index() < events.size() ? events.get(found.index()) : events.get(events.size() - 1);
-            finding = add(findings, at, found.code(), found.reason());
+            finding = add(findings, at, found.code(), MixedCases.withCase(found.code(), found.reason(), at, openerLine.event()));
         }
-        report(before, command, decision, accepted.events(), events,
+        report(judgedFrom, command, accepted, accepted.events(), events,
                 found == null ? -1 : found.index(), finding);
         return found != null && found.omissionOnly() ? accepted.state() : null;
     }

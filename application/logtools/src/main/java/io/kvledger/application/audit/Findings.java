@@ -1,6 +1,7 @@
 package io.kvledger.application.audit;
 
 import io.kvledger.application.finding.Finding;
+import io.kvledger.application.finding.RuleClass;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,9 +25,14 @@ public final class Findings {
         if (found == null) {
             found = new ArrayList<>(1);
         }
-        for (Finding finding : found) {
+        for (int i = 0; i < found.size(); i++) {
+            Finding finding = found.get(i);
             if (finding.seq() == atSeq && finding.code() == code) {
-                return; // one line per code per event
+                // One line per code per event; a safety case joins a policy one, so the line is safety.
+                if (!finding.isSafety() && code.ruleClass(reason) == RuleClass.SAFETY) {
+                    found.set(i, new Finding(atSeq, code, finding.requestId(), finding.reason() + "; " + reason));
+                }
+                return;
             }
         }
         found.add(new Finding(atSeq, code, requestId, reason));

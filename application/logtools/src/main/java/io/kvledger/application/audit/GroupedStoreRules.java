@@ -53,12 +53,31 @@ final class GroupedStoreRules {
             if (!past.isEmpty()) {
                 String terms = request == null ? "c=0 (the state keeps no tokens for it)"
                         : "c=" + request.computed() + ", n=" + request.numTokens() + ", promptLength=" + request.promptLength();
-                findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), "job " + e.jobId() + " stores chunks " + past
-                        + " of group " + g + ", at or past floor(O/C_g)" + (group.eagle() ? " - x_g*[O > promptLength]" : "")
-                        + " = " + limit + " with O=" + bound + " of " + Requests.named(before, e.requestId()) + ", where " + terms);
+                String reason = "job " + e.jobId() + " stores chunks " + past + " of group " + g + ", at or past floor(O/C_g)"
+                        + (group.eagle() ? " - x_g*[O > promptLength]" : "") + " = " + limit + " with O=" + bound + " of "
+                        + Requests.named(before, e.requestId()) + ", where " + terms;
+                findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), withCase(reason, config, request, e));
                 return;
             }
         }
+    }
+
+    /**
+     * The case of contract 9.2: safety when a chunk of some group reaches past the bound with {@code O = min(c, n)}
+     * (the eagle hold-back included), policy when only a cap cuts it off.
+     */
+    private static String withCase(String reason, EngineConfig config, RequestState request, StoreJobScheduled e) {
+        int computed = BoundCases.computedBound(request);
+        boolean decoding = request != null && computed > request.promptLength();
+        List<String> neverComputed = new ArrayList<>();
+        for (int g = 0; g < config.groupCount() && g < e.chunkIndices().groupCount(); g++) {
+            int limit = computed / config.chunkTokens(g) - (decoding ? config.group(g).eagleChunks() : 0);
+            List<Integer> past = e.chunkIndices().group(g).stream().filter(chunk -> chunk >= limit).toList();
+            if (!past.isEmpty()) {
+                neverComputed.add("chunks " + past + " of group " + g);
+            }
+        }
+        return BoundCases.withGroupedCase(reason, neverComputed, computed, BoundCases.capsBelow(config, request, computed));
     }
 
     private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {

@@ -110,9 +110,13 @@ final class StoreRules implements AuditRule {
         String terms = request == null ? "c=0 (the state keeps no tokens for it)"
                 : "c=" + request.computed() + ", n=" + request.numTokens();
         long end = (long) (past.get(past.size() - 1) + 1) * config.chunkTokens();
-        findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), "job " + e.jobId() + " stores chunks " + past
-                + " (up to token " + end + ") past the token bound O=" + bound + " of "
-                + Requests.named(before, e.requestId()) + ", where " + terms);
+        int computed = BoundCases.computedBound(request);
+        List<Integer> neverComputed = past.stream().filter(chunk -> (long) (chunk + 1) * config.chunkTokens() > computed).toList();
+        String reason = "job " + e.jobId() + " stores chunks " + past + " (up to token " + end + ") past the token bound O="
+                + bound + " of " + Requests.named(before, e.requestId()) + ", where " + terms;
+        findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), BoundCases.withCase(reason,
+                neverComputed.isEmpty() ? List.of() : List.of("chunks " + neverComputed), computed,
+                BoundCases.capsBelow(config, request, computed)));
     }
 
     private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {

@@ -11,6 +11,16 @@ package io.kvledger.application.finding;
  */
 public record Finding(long seq, FindingCode code, String requestId, String reason) {
 
+    /** The class of this finding (contract 9.2): its code's, or for a code with cases of both, its reason's case. */
+    public RuleClass ruleClass() {
+        return code.ruleClass(reason);
+    }
+
+    /** Whether this finding is of the safety class: what {@code audit --rules safety} prints. */
+    public boolean isSafety() {
+        return ruleClass() == RuleClass.SAFETY;
+    }
+
     /** The audit line format (contract section 5): {@code seq <N> <CODE> request <ID>: <reason>}. */
     public String line() {
         return "seq " + seq + " " + code.name() + " request " + (requestId == null ? "-" : requestId) + ": " + reason;

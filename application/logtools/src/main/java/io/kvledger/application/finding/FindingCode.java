@@ -15,6 +15,23 @@ public interface FindingCode {
     /** The stable name printed in a finding's line. */
     String name();
 
+    /**
+     * The class of a finding of this code whose reason names no case (contract 9.2). The audit's codes
+     * follow the contract's table; every other code (a check of the simulator or the log checks, a
+     * rejection) shows a broken rule of the engine, so it is safety.
+     */
+    default RuleClass ruleClass() {
+        return RuleClass.SAFETY;
+    }
+
+    /**
+     * The class of one finding of this code with this reason: for the codes that have a case of each
+     * class, the reason names the case; for every other code, {@link #ruleClass()}.
+     */
+    default RuleClass ruleClass(String reason) {
+        return ruleClass();
+    }
+
     /** A rejection code as a finding code. */
     record Rejected(RejectionCode rejection) implements FindingCode {
         @Override

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.application.audit.AuditRules;
 import io.kvledger.application.audit.Auditor;
 import io.kvledger.application.audit.CommandJudgement;
 import io.kvledger.application.audit.JudgementView;
@@ -14,17 +15,25 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Re-derives every job, flush and release of a log and checks the rules of contract section 4.",
                 "One line per violation on stdout: seq <N> <CODE> request <ID>: <reason>.",
-                "With --explain SEQ: the command of event SEQ, the state before it, what the rules derive and what the log shows."},
+                "Each finding is of the safety class (KV data or accounting broken: a bug whatever the engine's policies)"
+                        + " or the policy class (another decision than the contract's where that one would be safe too);"
+                        + " contract 9.2, docs/log-tools.md lists each code's class.",
+                "With --rules safety: only the safety findings, in the same order and format.",
+                "With --explain SEQ: the command of event SEQ, the state before it, what the rules derive and what the log"
+                        + " shows, and the class of each finding."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the log keeps every rule", "1:at least one violation (listed on stdout)",
+        exitCodeList = {"0:the log keeps every rule (with --rules safety: every safety rule)",
+                "1:at least one violation (listed on stdout; with --rules safety, one of the safety class)",
                 "2:malformed input (named on stderr, with its line; violations before it are listed), a missing file,"
-                        + " or --explain of a seq the log has no command at"})
+                        + " or --explain of a seq the log has no command at; a usage error (no log, two logs, an unknown"
+                        + " option, --rules without all or safety, or given twice)"})
 final class AuditCommand implements Callable<Integer> {
 
     @Mixin
@@ -36,19 +45,36 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--json", description = "With --explain: JSON (schema kvledger.audit.explain/1) instead of text.")
     boolean json;
 
+    @Option(names = "--rules", paramLabel = "all|safety", converter = RulesConverter.class,
+            description = "Which findings to report: all (the default, the same as no --rules) or safety (only the"
+                    + " safety class; exit 1 only for one of those). Malformed input is exit 2 under both.")
+    AuditRules rules = AuditRules.ALL;
+
+    /** {@code --rules VALUE}: a value other than all or safety is a usage error (exit 2) that names it. */
+    static final class RulesConverter implements CommandLine.ITypeConverter<AuditRules> {
+        @Override
+        public AuditRules convert(String value) {
+            try {
+                return AuditRules.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = Cli.stdoutWriter();
         try {
-            return input.scan("audit", true, scan -> explainSeq == null ? audit(scan, out) : explain(scan, out));
+            return input.scan("audit", true, scan -> explainSeq == null ? audit(scan, rules, out) : explain(scan, out));
         } finally {
             out.flush();
         }
     }
 
     /** Violations are printed as they are found, so those before a malformed line are not lost. */
-    private static int audit(LogScan scan, PrintWriter out) throws IOException, MalformedLogException {
-        Auditor auditor = new Auditor(scan.base(), null);
+    private static int audit(LogScan scan, AuditRules rules, PrintWriter out) throws IOException, MalformedLogException {
+        Auditor auditor = new Auditor(scan.base(), null, rules);
         long violations = 0;
         for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
             violations += print(auditor.check(entry.seq(), entry.event()), out);
@@ -65,7 +91,7 @@ final class AuditCommand implements Callable<Integer> {
             if (judged[0] == null && judgement.covers(seq)) {
                 judged[0] = judgement;
             }
-        });
+        }, rules);
         List<Finding> findings = new ArrayList<>();
         for (LogEntry entry = scan.next(); entry != null && judged[0] == null; entry = scan.next()) {
             findings.addAll(auditor.check(entry.seq(), entry.event()));

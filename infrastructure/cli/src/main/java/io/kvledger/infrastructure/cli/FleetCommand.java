@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.application.audit.AuditRules;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.infrastructure.fleet.FleetNode;
 import io.kvledger.infrastructure.fleet.FleetQueries;
@@ -120,10 +121,15 @@ final class FleetCommand implements Runnable {
     }
 
     @Command(name = "violations", mixinStandardHelpOptions = true,
-            description = "What the continuous fleet audit found, one JSON line each; exit 1 when any.")
+            description = "What the continuous fleet audit found, one JSON line each; exit 1 when any"
+                    + " (with --rules safety: any of the safety class).")
     static final class Violations implements Callable<Integer> {
         @Mixin
         StoreOptions store;
+
+        @Option(names = "--rules", paramLabel = "all|safety", converter = AuditCommand.RulesConverter.class,
+                description = "Which findings: all (the default) or safety (only the safety class of contract 9.2).")
+        AuditRules rules = AuditRules.ALL;
 
         @Spec
         CommandSpec spec;
@@ -131,7 +137,7 @@ final class FleetCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             try (PostgresStore shared = PostgresStore.open(store.url, 1)) {
-                List<FleetQueries.EngineFinding> found = new FleetQueries(shared, store.view).violations();
+                List<FleetQueries.EngineFinding> found = new FleetQueries(shared, store.view).violations(rules);
                 PrintWriter out = spec.commandLine().getOut();
                 for (FleetQueries.EngineFinding f : found) {
                     out.println(JSON.writeValueAsString(ViolationLine.of(f)));

@@ -19,7 +19,7 @@ public final class AuditExplainText {
         } else {
             out.println("findings");
             for (Finding finding : view.findings()) {
-                out.println("  " + finding.line());
+                out.println("  (" + finding.ruleClass().label() + ") " + finding.line()); // its class, contract 9.2
             }
         }
         JudgementView.RequestBefore r = view.request();

@@ -21,7 +21,23 @@ public final class ViewJson {
             .addMixIn(io.kvledger.application.explain.StoreExplanation.class, GroupsWhenGrouped.class)
             .addMixIn(io.kvledger.application.explain.LoadExplanation.class, GroupsWhenGrouped.class)
             .addMixIn(io.kvledger.application.audit.JudgementView.RequestBefore.class, GroupsWhenGrouped.class)
+            // A finding is written with its class (contract 9.2), after its reason.
+            .addMixIn(io.kvledger.application.finding.Finding.class, FindingWithClass.class)
+            .addMixIn(io.kvledger.application.finding.RuleClass.class, RuleClassLabel.class)
             .build();
+
+    private abstract static class FindingWithClass {
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        abstract boolean isSafety();
+
+        @com.fasterxml.jackson.annotation.JsonProperty("ruleClass")
+        abstract io.kvledger.application.finding.RuleClass ruleClass();
+    }
+
+    private abstract static class RuleClassLabel {
+        @com.fasterxml.jackson.annotation.JsonValue
+        abstract String label();
+    }
 
     private abstract static class GroupsWhenGrouped {
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)

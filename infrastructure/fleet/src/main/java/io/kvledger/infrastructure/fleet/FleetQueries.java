@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.fleet;
 
 import io.kvledger.application.check.FindingCodes;
+import io.kvledger.application.audit.AuditRules;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.infrastructure.store.jdbc.PostgresStore;
 import java.sql.Connection;
@@ -97,13 +98,23 @@ public final class FleetQueries {
 
     /** The violations recorded, by engine and seq. */
     public List<EngineFinding> violations() throws SQLException {
+        return violations(AuditRules.ALL);
+    }
+
+    /**
+     * The violations recorded that {@code rules} keeps ({@link AuditRules#SAFETY}: the safety class of contract
+     * 9.2 only), by engine and seq. A finding's class follows from its code and reason, so it is not stored.
+     */
+    public List<EngineFinding> violations(AuditRules rules) throws SQLException {
         List<EngineFinding> found = new ArrayList<>();
         try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
                 "SELECT engine_id, seq, code, request_id, reason FROM " + schema.violation() + " ORDER BY engine_id, seq, code");
              ResultSet r = q.executeQuery()) {
             while (r.next()) {
-                found.add(new EngineFinding(r.getString(1),
-                        new Finding(r.getLong(2), FindingCodes.parse(r.getString(3)), r.getString(4), r.getString(5))));
+                Finding finding = new Finding(r.getLong(2), FindingCodes.parse(r.getString(3)), r.getString(4), r.getString(5));
+                if (rules.keeps(finding)) {
+                    found.add(new EngineFinding(r.getString(1), finding));
+                }
             }
         }
         return found;

@@ -195,6 +195,7 @@ class BatchedProjectionTest {
     /** The view's violations are the Auditor's over each engine's events (but for the last command, never judged). */
     private void assertAuditedAsEachEngineAlone(FleetQueries view) throws Exception {
         List<String> expected = new ArrayList<>();
+        List<String> expectedSafety = new ArrayList<>();
         written.forEach((engine, messages) -> {
             Auditor auditor = new Auditor();
             long seq = 0;
@@ -202,6 +203,9 @@ class BatchedProjectionTest {
                 for (EngineEvent event : events) {
                     for (Finding f : auditor.check(++seq, event)) {
                         expected.add(engine + " " + f.seq() + " " + f.code());
+                        if (f.isSafety()) {
+                            expectedSafety.add(engine + " " + f.seq() + " " + f.code());
+                        }
                     }
                 }
             }
@@ -210,6 +214,11 @@ class BatchedProjectionTest {
         assertEquals(new TreeSet<>(expected), new TreeSet<>(found));
         assertEquals(expected.size(), found.size(), "each finding once");
         assertFalse(found.isEmpty(), "random tier events break the audit's rules");
+        // The stored findings keep their class (it follows from code and reason): the safety ones are asked for alone.
+        List<String> safety = view.violations(io.kvledger.application.audit.AuditRules.SAFETY).stream()
+                .map(f -> f.engineId() + " " + f.finding().seq() + " " + f.finding().code().name()).toList();
+        assertEquals(new TreeSet<>(expectedSafety), new TreeSet<>(safety));
+        assertEquals(expectedSafety.size(), safety.size());
     }
 
     private static long attempts(PostgresStore store) throws Exception {

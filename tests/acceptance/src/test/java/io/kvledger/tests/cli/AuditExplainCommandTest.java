@@ -21,7 +21,7 @@ class AuditExplainCommandTest {
         assertEquals(1, run.exit(), run.stderr());
         String text = String.join("\n", run.stdout());
         assertTrue(text.startsWith("seq 6 belongs to the command of seq 5: ComputeTokens[requestId=a, tokens=12]"), text);
-        assertTrue(text.contains("  seq 6 STORE_MISSING request a: the rules give StoreJobScheduled"), text);
+        assertTrue(text.contains("  (policy) seq 6 STORE_MISSING request a: the rules give StoreJobScheduled"), text);
         assertTrue(text.contains("before       request a RUNNING, c=0, n=12, s=0, O=0, S=0"), text);
         assertTrue(text.contains("THE RULES DERIVE") && text.contains("THE LOG SHOWS"), text);
         String differing = run.stdout().stream().filter(line -> line.startsWith(">")).findFirst().orElseThrow();
