@@ -1,8 +1,8 @@
 package io.kvledger.infrastructure.store;
 
-import io.kvledger.infrastructure.log.LineCheck;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.log.StepCheck;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
@@ -21,7 +21,7 @@ import java.util.zip.CRC32C;
  * <p>A reading that starts inside the file at a line that may not begin an append (an Axon read from
  * an indexed message) checks the steps that begin after it only.
  */
-final class StepChecksums implements LineCheck {
+final class StepChecksums implements StepCheck {
 
     /** The field that closes a step's last line. */
     static final String FIELD = "stepCrc32c";
@@ -55,6 +55,11 @@ final class StepChecksums implements LineCheck {
     /** The seq of the last line of the last step read without a checksum (0 when none). */
     long uncheckedLastSeq() {
         return uncheckedLastSeq;
+    }
+
+    @Override
+    public boolean insideStep() {
+        return remaining >= 0;
     }
 
     @Override
