@@ -76,8 +76,8 @@ final class ExportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no such file or directory");
         }
         if (Files.isRegularFile(path) && path.toFile().length() == 0) {
-            throw new IllegalArgumentException("the store is empty: no step was stored yet (a run stopped before its"
-                    + " first step leaves it so, and run --store resumes it), so there is no event log to write");
+            throw new IllegalArgumentException("the store is empty, so there is no event log to write: "
+                    + LogInput.EMPTY_STORE);
         }
         long count = 0;
         try (StoreLog stored = StoreLog.open(path, UnaryOperator.identity())) {
