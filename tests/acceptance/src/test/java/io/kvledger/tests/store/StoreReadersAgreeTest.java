@@ -146,7 +146,8 @@ class StoreReadersAgreeTest {
         Run run = cli("run", scenario("big.jsonl", 13_000).toString(), "--store", store.toString(), "-o", dir.resolve("o").toString());
         assertEquals(0, run.exit(), run.toString());
         assertTrue(Files.exists(Path.of(store + ".snapshot")), "a snapshot was taken");
-        List<String> lines = new ArrayList<>(Files.readAllLines(store));
+        List<String> original = Files.readAllLines(store);
+        List<String> lines = new ArrayList<>(original);
         assertTrue(lines.get(2).contains("\"requestId\": \"r0\""), lines.get(2));
         lines.set(2, lines.get(2).replace("\"requestId\": \"r0\"", "\"requestId\": \"s0\"")); // still valid JSON
         Files.write(store, lines);
@@ -182,6 +183,30 @@ class StoreReadersAgreeTest {
             assertFalse(!args[0].equals("export") && !read.stdout().isEmpty(), args[0] + " printed nothing: " + read.stdout());
             assertTrue(read.stderr().contains("does not match its checksum"), args[0] + ": " + read.stderr());
         }
+
+        // After the snapshot: a lookup changed into one the rules would not give (a finding, were it judged).
+        lines = new ArrayList<>(original);
+        int changed = 25_100;
+        while (!lines.get(changed).contains("\"type\": \"PrefixMatched\"") || lines.get(changed).contains("stepCrc32c")) {
+            changed++;
+        }
+        lines.set(changed, lines.get(changed).replace("\"externalTokens\": 0, \"hitChunks\": []", "\"externalTokens\": 4, \"hitChunks\": [0]"));
+        Files.write(store, lines);
+        Run audit = cli("audit", store.toString());
+        assertEquals(2, audit.exit(), audit.toString());
+        assertEquals("", audit.stdout(), "no finding from the changed step: its checksum is checked before it is judged");
+        assertTrue(audit.stderr().contains("does not match its checksum"), audit.stderr());
+        int at = changed;
+        Run plainLog = cli("audit", Files.write(dir.resolve("plain.jsonl"), cli("export", "--store", Files.write(
+                dir.resolve("unchanged.jsonl"), original).toString()).stdout().lines().map(line -> changedAt(line, at))
+                .toList()).toString());
+        assertEquals(1, plainLog.exit(), "the same change in a plain log, which has no checksums, is a finding: " + plainLog);
+    }
+
+    /** The line of seq {@code index + 1} of a plain log with the lookup change above. */
+    private static String changedAt(String line, int index) {
+        return line.startsWith("{\"seq\": " + (index + 1) + ",")
+                ? line.replace("\"externalTokens\": 0, \"hitChunks\": []", "\"externalTokens\": 4, \"hitChunks\": [0]") : line;
     }
 
     /** A store on a read-only file system (a read-only bind mount): the readers never open it for appending. */
