@@ -147,7 +147,26 @@ class StoreReadersAgreeTest {
         assertEquals(0, run.exit(), run.toString());
         assertTrue(Files.exists(Path.of(store + ".snapshot")), "a snapshot was taken");
         List<String> original = Files.readAllLines(store);
+        // After the snapshot: a lookup changed into one the rules would not give (a finding, were it judged).
         List<String> lines = new ArrayList<>(original);
+        int changed = 25_600; // the snapshot is taken at the first step's end past seq 25,000
+        while (!lines.get(changed).contains("\"type\": \"PrefixMatched\"") || lines.get(changed).contains("stepCrc32c")) {
+            changed++;
+        }
+        lines.set(changed, lines.get(changed).replace("\"externalTokens\": 0, \"hitChunks\": []", "\"externalTokens\": 4, \"hitChunks\": [0]"));
+        Files.write(store, lines);
+        Run audit = cli("audit", store.toString());
+        assertEquals(2, audit.exit(), audit.toString());
+        assertEquals("", audit.stdout(), "no finding from the changed step: its checksum is checked before it is judged");
+        assertTrue(audit.stderr().contains("does not match its checksum"), audit.stderr());
+        int at = changed;
+        Run plainLog = cli("audit", Files.write(dir.resolve("plain.jsonl"), cli("export", "--store", Files.write(
+                dir.resolve("unchanged.jsonl"), original).toString()).stdout().lines().map(line -> changedAt(line, at))
+                .toList()).toString());
+        assertEquals(1, plainLog.exit(), "the same change in a plain log, which has no checksums, is a finding: " + plainLog);
+
+        // Before the snapshot: a request id changed into another (valid JSON, same length).
+        lines = new ArrayList<>(original);
         assertTrue(lines.get(2).contains("\"requestId\": \"r0\""), lines.get(2));
         lines.set(2, lines.get(2).replace("\"requestId\": \"r0\"", "\"requestId\": \"s0\"")); // still valid JSON
         Files.write(store, lines);
@@ -183,24 +202,6 @@ class StoreReadersAgreeTest {
             assertFalse(!args[0].equals("export") && !read.stdout().isEmpty(), args[0] + " printed nothing: " + read.stdout());
             assertTrue(read.stderr().contains("does not match its checksum"), args[0] + ": " + read.stderr());
         }
-
-        // After the snapshot: a lookup changed into one the rules would not give (a finding, were it judged).
-        lines = new ArrayList<>(original);
-        int changed = 25_100;
-        while (!lines.get(changed).contains("\"type\": \"PrefixMatched\"") || lines.get(changed).contains("stepCrc32c")) {
-            changed++;
-        }
-        lines.set(changed, lines.get(changed).replace("\"externalTokens\": 0, \"hitChunks\": []", "\"externalTokens\": 4, \"hitChunks\": [0]"));
-        Files.write(store, lines);
-        Run audit = cli("audit", store.toString());
-        assertEquals(2, audit.exit(), audit.toString());
-        assertEquals("", audit.stdout(), "no finding from the changed step: its checksum is checked before it is judged");
-        assertTrue(audit.stderr().contains("does not match its checksum"), audit.stderr());
-        int at = changed;
-        Run plainLog = cli("audit", Files.write(dir.resolve("plain.jsonl"), cli("export", "--store", Files.write(
-                dir.resolve("unchanged.jsonl"), original).toString()).stdout().lines().map(line -> changedAt(line, at))
-                .toList()).toString());
-        assertEquals(1, plainLog.exit(), "the same change in a plain log, which has no checksums, is a finding: " + plainLog);
     }
 
     /** The line of seq {@code index + 1} of a plain log with the lookup change above. */
