@@ -9,6 +9,10 @@ import picocli.CommandLine.Parameters;
 /** The LOG argument and {@code --progress} of the log tools; bad input becomes a message and exit 2. */
 final class LogInput {
 
+    /** Why an empty store is no log (the same words in export's refusal). */
+    static final String EMPTY_STORE = "a store this empty holds no step yet (its run stopped before its first step);"
+            + " run --store resumes it, and it reads as a log once that run stored a step";
+
     @Parameters(index = "0", paramLabel = "LOG", description = "Event log, JSON Lines (contract section 3), plain or gzip-compressed; or a store directory, or one of its segments.")
     Path file;
 
@@ -31,7 +35,9 @@ final class LogInput {
         } catch (InputFailure e) {
             return Cli.fail(e.getMessage());
         } catch (MalformedLogException e) {
-            return Cli.fail(file + ": " + e.getMessage());
+            // Line 0: nothing but blank lines. A log begins with EngineConfigured (contract section 3); a store
+            // that empty is one whose run stopped before its first step: not a log yet, though run resumes it.
+            return Cli.fail(file + ": " + e.getMessage() + (e.line() == 0 ? "; " + EMPTY_STORE : ""));
         } catch (IOException e) {
             // Only the log is read here (outputs fail unchecked): a damaged gzip stream, say.
             return Cli.fail(new InputFailure(file, e).getMessage());

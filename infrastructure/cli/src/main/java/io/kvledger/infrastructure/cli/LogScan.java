@@ -21,6 +21,7 @@ import java.nio.file.Path;
  */
 final class LogScan implements AutoCloseable {
 
+    private final Path file;
     private final CountingBytes counting;
     private final StoreLog log;
     private final EventLogReader reader;
@@ -29,8 +30,11 @@ final class LogScan implements AutoCloseable {
     private final Progress progress;
     private long events;
     private long lastSeq;
+    private boolean ended;
 
-    private LogScan(CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead, boolean hashPromptsAhead) {
+    private LogScan(Path file, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead,
+            boolean hashPromptsAhead) {
+        this.file = file;
         this.counting = counting;
         this.log = log;
         this.reader = log.reader();
@@ -71,7 +75,7 @@ final class LogScan implements AutoCloseable {
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
-        return new LogScan(counting, log, progress, parseAhead, hashPromptsAhead);
+        return new LogScan(file, counting, log, progress, parseAhead, hashPromptsAhead);
     }
 
     /** The state before the first line read: {@code null} for a log from its start, else its first segment's base. */
@@ -93,6 +97,10 @@ final class LogScan implements AutoCloseable {
             if (progress != null) {
                 progress.update(events, position(), lastSeq);
             }
+        } else if (!ended) {
+            ended = true;
+            // A store read to its end stops at its last whole step, as opening it does: say what was left out.
+            log.tornStep().ifPresent(torn -> Cli.say(file + ": " + torn.describe()));
         }
         return entry;
     }

@@ -50,6 +50,7 @@ public final class Utf8Lines {
     private long number;
     private long consumed;
     private boolean ended;
+    private boolean terminated;
 
     /** A line that is not valid UTF-8. */
     public static final class InvalidUtf8Exception extends IOException {
@@ -140,6 +141,11 @@ public final class Utf8Lines {
         return lineEnd - lineStart;
     }
 
+    /** Whether the line last advanced to ended with a newline (only the input's last line may not: a cut file's). */
+    public boolean terminated() {
+        return terminated;
+    }
+
     /** Whether the line holds only whitespace, as {@link String#isBlank()} says. */
     public boolean isBlank() {
         if (!ascii) {
@@ -221,6 +227,7 @@ public final class Utf8Lines {
         }
         consumed += lineBytes;
         number++;
+        terminated = newline;
         if (whole != null) {
             line = whole;
             lineStart = wholeStart;

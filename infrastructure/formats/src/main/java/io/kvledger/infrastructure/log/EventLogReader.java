@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,6 +43,15 @@ public final class EventLogReader {
     /** The groups of the log's {@code EngineConfigured} ({@code null}: none): the shapes of its per-group fields. */
     private List<KvCacheGroup> groups;
     private LineCheck check;
+    /** Set by {@link #wholeSteps}: a store's lines are returned a whole, checked step at a time. */
+    private StepCheck steps;
+    /** The lines of the step being read, held back until its last line passed the check. */
+    private final ArrayDeque<LogEntry> held = new ArrayDeque<>();
+    /** The lines of whole steps, in order, not returned yet. */
+    private final ArrayDeque<LogEntry> ready = new ArrayDeque<>();
+    /** Whether the lines come from a store (the first carried an envelope): only a store's end may be torn. */
+    private boolean storeInput;
+    private TornStep tornStep;
 
     public EventLogReader(InputStream in) {
         this.lines = new Utf8Lines(in);
@@ -87,6 +97,25 @@ public final class EventLogReader {
         return this;
     }
 
+    /**
+     * Returns a store's lines a whole step at a time: the lines of a step are held back until its last line
+     * has passed {@code check} (its checksum), so nothing of a step is seen before the step is known whole and
+     * unchanged. A store's end that a process left inside a step (an append whose last lines never came, a
+     * last line without its newline or that is not a JSON object) is not returned: the reader ends at the last
+     * whole step, as opening the store does, and {@link #tornStep()} says what was left out. A plain log (no
+     * envelope on its first line) is read as without this. Returns this reader.
+     */
+    public EventLogReader wholeSteps(StepCheck check) {
+        this.check = check;
+        this.steps = check;
+        return this;
+    }
+
+    /** What a reader of {@link #wholeSteps whole steps} left out at the end, or {@code null} when nothing. */
+    public TornStep tornStep() {
+        return tornStep;
+    }
+
     /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
     static EventLogReader treeOnly(InputStream in) {
         EventLogReader reader = new EventLogReader(in);
@@ -101,6 +130,88 @@ public final class EventLogReader {
 
     /** The next entry, or {@code null} at the end. */
     public LogEntry next() throws IOException, MalformedLogException {
+        if (steps == null) {
+            return nextLine();
+        }
+        while (ready.isEmpty()) {
+            if (!readStepLine()) {
+                return null;
+            }
+        }
+        return ready.poll();
+    }
+
+    /** Reads one more line of a store into the step it belongs to; {@code false} at the end. */
+    private boolean readStepLine() throws IOException, MalformedLogException {
+        LogEntry entry;
+        try {
+            entry = nextLine();
+        } catch (MalformedLogException e) {
+            String torn = e.line() > 0 && storeInput ? tornLine() : null;
+            if (torn == null) {
+                throw e;
+            }
+            leaveOut(e.line(), torn);
+            return false;
+        }
+        if (entry == null) {
+            if (!held.isEmpty()) {
+                leaveOut(held.getLast().line(), "its append announced more lines than came");
+            }
+            return false;
+        }
+        storeInput |= entry.envelope() != null;
+        if (storeInput && !lines.terminated()) {
+            held.add(entry);
+            leaveOut(entry.line(), "its last line has no newline: the write was cut");
+            return false;
+        }
+        held.add(entry);
+        if (!steps.insideStep()) {
+            ready.addAll(held);
+            held.clear();
+        }
+        return true;
+    }
+
+    /**
+     * Why the line that failed to read is a torn end (as a store's open cuts it), or {@code null} when it is
+     * not: it must be the input's last non-blank line, and have no newline or not be a JSON object.
+     */
+    private String tornLine() throws IOException {
+        String reason = !lines.terminated() ? "its last line has no newline: the write was cut"
+                : !isJsonObject(lines.bytes(), lines.offset(), lines.length()) ? "its last line is not a JSON object" : null;
+        if (reason == null) {
+            return null;
+        }
+        try {
+            while (lines.advance()) {
+                if (!lines.isBlank()) {
+                    return null; // more lines follow: not a torn end but a damaged line
+                }
+            }
+        } catch (Utf8Lines.InvalidUtf8Exception e) {
+            return null;
+        }
+        return reason;
+    }
+
+    private static boolean isJsonObject(byte[] bytes, int offset, int length) {
+        try {
+            JsonNode node = EventJson.mapper().readTree(bytes, offset, length);
+            return node != null && node.isObject();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void leaveOut(long lastLine, String reason) {
+        LogEntry first = held.peekFirst();
+        tornStep = new TornStep(first == null ? lastLine : first.line(), lastLine, first == null ? 0 : first.seq(), reason);
+        held.clear();
+    }
+
+    private LogEntry nextLine() throws IOException, MalformedLogException {
         while (advance()) {
             if (!lines.isBlank()) {
                 return parse(lines.number());

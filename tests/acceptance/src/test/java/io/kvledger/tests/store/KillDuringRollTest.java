@@ -22,6 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -86,6 +88,18 @@ class KillDuringRollTest {
         child.destroyForcibly();
         assertEquals(128 + 9, child.exitValue(), "killed by SIGKILL, not finished");
 
+        // The readers, on what the kill left (a torn step, a segment both plain and compressed, temporary files),
+        // before any opener tidied it: they must read what the opener then keeps.
+        Map<Long, EngineEvent> readBeforeOpen = readSeqs(store);
+        StoreReadersAgreeTest.Run export = StoreReadersAgreeTest.cli("export", "--store", "file:" + store + "/");
+        boolean fromFirst = readBeforeOpen.containsKey(1L);
+        assertEquals(fromFirst ? 0 : 2, export.exit(), "round " + round + ": " + export);
+        if (fromFirst) {
+            assertEquals(readBeforeOpen.size(), export.stdout().lines().count(), "round " + round + ": export reads what audit reads");
+        } else {
+            assertTrue(export.stderr().contains("retention dropped the ones before"), export.stderr());
+        }
+
         long stored;
         try (SegmentedEventStorageEngine reopened = SegmentedEventStorageEngine.open(store, FsyncPolicy.ALWAYS,
                 SegmentedAppendingChild.POLICY)) {
@@ -103,6 +117,9 @@ class KillDuringRollTest {
                 kept.add(entry.event());
             }
         }
+        Map<Long, EngineEvent> readAfterOpen = readSeqs(store);
+        readBeforeOpen.keySet().removeIf(seq -> seq < firstKept); // retention may have gone on once opened
+        assertEquals(readBeforeOpen, readAfterOpen, "round " + round + ": the readers read before the open what the opener kept");
         List<EngineEvent> expected = expected(stored);
         assertEquals(stored - firstKept + 1, kept.size());
         assertTrue(expected.subList((int) firstKept - 1, (int) stored).equals(kept),
@@ -121,6 +138,18 @@ class KillDuringRollTest {
         System.out.printf("KillDuringRollTest round %d (fsync %s): acknowledged seq %d, stored %d, %d rolls before the kill,"
                 + " segments kept from seq %d%n", round, policy, acknowledged, stored, rolls, firstKept);
         return rolls;
+    }
+
+    /** What the log tools read of the directory: each event by its seq. */
+    private static Map<Long, EngineEvent> readSeqs(Path store) throws Exception {
+        Map<Long, EngineEvent> events = new TreeMap<>();
+        try (StoreLog log = StoreLog.open(store, UnaryOperator.identity())) {
+            EventLogReader reader = log.reader();
+            for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                events.put(entry.seq(), entry.event());
+            }
+        }
+        return events;
     }
 
     /** The segments, each read whole (a compressed one to its gzip trailer), following on, ending at {@code stored}. */

@@ -63,6 +63,11 @@ public final class FileStoreProvider implements LedgerStoreProvider {
                 + "&snapshotEvery=" + policy.snapshotEvery();
     }
 
+    /** The file or directory a {@code file:} location names (its path, without options), for readers of it. */
+    public static Path pathOf(String location) {
+        return path(location);
+    }
+
     private static boolean isDirectory(String location) {
         String raw = rawPath(location);
         return raw.endsWith("/") || Files.isDirectory(path(location))

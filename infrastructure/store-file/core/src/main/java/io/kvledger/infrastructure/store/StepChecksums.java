@@ -1,8 +1,8 @@
 package io.kvledger.infrastructure.store;
 
-import io.kvledger.infrastructure.log.LineCheck;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
+import io.kvledger.infrastructure.log.StepCheck;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
@@ -21,7 +21,7 @@ import java.util.zip.CRC32C;
  * <p>A reading that starts inside the file at a line that may not begin an append (an Axon read from
  * an indexed message) checks the steps that begin after it only.
  */
-final class StepChecksums implements LineCheck {
+final class StepChecksums implements StepCheck {
 
     /** The field that closes a step's last line. */
     static final String FIELD = "stepCrc32c";
@@ -55,6 +55,11 @@ final class StepChecksums implements LineCheck {
     /** The seq of the last line of the last step read without a checksum (0 when none). */
     long uncheckedLastSeq() {
         return uncheckedLastSeq;
+    }
+
+    @Override
+    public boolean insideStep() {
+        return remaining >= 0;
     }
 
     @Override
@@ -94,15 +99,9 @@ final class StepChecksums implements LineCheck {
             uncheckedLastSeq = entry.seq();
             return;
         }
-        int covered = mark;
-        while (covered > offset && bytes[covered - 1] == ' ') {
-            covered--;
-        }
-        if (covered > offset && bytes[covered - 1] == ',') {
-            covered--;
-        }
+        int covered = coveredEnd(bytes, offset, mark);
         crc.update(bytes, offset, covered - offset);
-        long stored = digits(bytes, mark + MARK.length, offset + length);
+        long stored = storedChecksum(bytes, mark, offset + length);
         if (stored != crc.getValue()) {
             throw new MalformedLogException(entry.line(), "seq " + entry.seq() + ": the step of seq " + firstSeq + " to "
                     + entry.seq() + " (lines " + firstLine + " to " + entry.line() + ") does not match its checksum ("
@@ -118,8 +117,25 @@ final class StepChecksums implements LineCheck {
         return crc.getValue();
     }
 
+    /** Where the bytes a step's checksum covers end on its last line: before the {@code ", "} ahead of the field at {@code mark}. */
+    static int coveredEnd(byte[] bytes, int offset, int mark) {
+        int covered = mark;
+        while (covered > offset && bytes[covered - 1] == ' ') {
+            covered--;
+        }
+        if (covered > offset && bytes[covered - 1] == ',') {
+            covered--;
+        }
+        return covered;
+    }
+
+    /** The checksum the field at {@code mark} holds, up to the line's {@code end}; -1 when it is not a plain number. */
+    static long storedChecksum(byte[] bytes, int mark, int end) {
+        return digits(bytes, mark + MARK.length, end);
+    }
+
     /** The position of the last {@code "stepCrc32c"} of the line, or -1. */
-    private static int lastIndexOf(byte[] bytes, int offset, int length) {
+    static int lastIndexOf(byte[] bytes, int offset, int length) {
         for (int at = offset + length - MARK.length; at >= offset; at--) {
             int i = 0;
             while (i < MARK.length && bytes[at + i] == MARK[i]) {

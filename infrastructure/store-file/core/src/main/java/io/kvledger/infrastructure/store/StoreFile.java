@@ -83,6 +83,11 @@ final class StoreFile implements AutoCloseable {
                 snapshot = new SnapshotFile.Loaded(base, snapshot.rejected());
             }
             SnapshotFile.Snapshot start = snapshot.snapshot();
+            if (start != null && start.offset() > 0) {
+                // The lines before the snapshot are not read again, but their checksums are checked: a store whose
+                // history was changed is refused here, as every reader refuses it, rather than appended to.
+                HistoryChecksums.check(channel, path, start.offset(), base == null ? 0 : base.seq());
+            }
             file.config = start == null ? null : start.state().config();
             StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
                     : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),

@@ -1,17 +1,16 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.log.CompressedLogs;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
@@ -33,9 +32,9 @@ final class ClosedSegmentLines {
     static Stream<LogEntry> of(SegmentFiles.Segment segment, EngineConfig config) {
         InputStream in;
         try {
-            in = CompressedLogs.decompressed(Files.newInputStream(segment.file()));
+            in = SegmentFiles.openDecompressed(segment.file(), UnaryOperator.identity());
         } catch (IOException e) {
-            throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e, e);
+            throw new EventStoreException("cannot read the segment " + segment.file() + ": " + e.getMessage(), e);
         }
         EventLogReader reader = EventLogReader.continuing(in, segment.firstSeq() - 1, segment.firstSeq() - 1, config)
                 .checking(new StepChecksums(true));

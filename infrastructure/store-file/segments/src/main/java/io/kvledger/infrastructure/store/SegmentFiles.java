@@ -1,5 +1,7 @@
 package io.kvledger.infrastructure.store;
 
+import io.kvledger.infrastructure.log.CompressedLogs;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.BufferedOutputStream;
@@ -7,13 +9,17 @@ import java.io.FileOutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +58,10 @@ final class SegmentFiles {
     /**
      * The directory's segments in seq order, after tidying what a crash can leave: temporary files
      * (a compression or snapshot not renamed yet) are removed; a segment both plain and compressed
-     * keeps the plain one (the compression is redone); a base with no segment (a roll that never
-     * created it) is removed, its previous segment being whole.
+     * keeps the compressed one when it decompresses whole into the plain one's bytes (a crash between
+     * the rename and the removal), else the plain one (compressed again later); a base with no segment
+     * (a roll that never created it) is removed, its previous segment being whole. Every reader of a
+     * directory lists it the same way ({@link #list}).
      */
     static List<Segment> openDirectory(Path directory) throws IOException {
         Files.createDirectories(directory);
@@ -79,7 +87,8 @@ final class SegmentFiles {
     }
 
     private static List<Segment> scan(Path directory, boolean tidy) throws IOException {
-        TreeMap<Long, Segment> segments = new TreeMap<>();
+        TreeMap<Long, Path> plain = new TreeMap<>();
+        TreeMap<Long, Path> compressed = new TreeMap<>();
         List<Path> bases = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
             for (Path entry : entries) {
@@ -92,17 +101,32 @@ final class SegmentFiles {
                 } else if (name.endsWith(".base")) {
                     bases.add(entry);
                 } else if (matcher.matches()) {
-                    long first = Long.parseLong(matcher.group(1));
-                    boolean compressed = matcher.group(2) != null;
-                    Segment known = segments.get(first);
-                    if (known == null || known.compressed()) {
-                        if (known != null && tidy) {
-                            Files.delete(known.file()); // renamed but the plain one not yet removed
-                        }
-                        segments.put(first, new Segment(first, entry, compressed));
-                    } else if (tidy) {
-                        Files.delete(entry);
-                    }
+                    (matcher.group(2) != null ? compressed : plain).put(Long.parseLong(matcher.group(1)), entry);
+                }
+            }
+        }
+        TreeMap<Long, Segment> segments = new TreeMap<>();
+        plain.forEach((first, file) -> segments.put(first, new Segment(first, file, false)));
+        for (var entry : compressed.entrySet()) {
+            long first = entry.getKey();
+            Path gz = entry.getValue();
+            Path both = plain.get(first);
+            if (both == null) {
+                segments.put(first, new Segment(first, gz, true));
+            } else if (sameContent(gz, both)) {
+                // A crash between compression's rename and the plain file's removal: the compressed copy is
+                // whole (renamed only once forced) and holds the same bytes, so it wins and the plain one goes.
+                segments.put(first, new Segment(first, gz, true));
+                if (tidy) {
+                    Files.delete(both);
+                }
+            } else {
+                // A compressed copy that is not whole or not the plain one's bytes (a machine crash under
+                // fsync=never, a damaged file): the plain segment it was made from wins; it is compressed again.
+                LOG.warn("kvledger: store {}: {} is not a whole copy of {}; {}", directory, gz.getFileName(),
+                        both.getFileName(), tidy ? "removed, the plain segment is kept" : "reading the plain segment");
+                if (tidy) {
+                    Files.delete(gz);
                 }
             }
         }
@@ -114,6 +138,46 @@ final class SegmentFiles {
             }
         }
         return new ArrayList<>(segments.values());
+    }
+
+    /** Whether {@code gz} decompresses whole (its gzip trailer's CRC and length checked) into {@code plain}'s bytes. */
+    private static boolean sameContent(Path gz, Path plain) {
+        try (InputStream a = new GZIPInputStream(Files.newInputStream(gz), 1 << 16);
+                InputStream b = new BufferedInputStream(Files.newInputStream(plain), 1 << 16)) {
+            byte[] left = new byte[1 << 16];
+            byte[] right = new byte[1 << 16];
+            while (true) {
+                int n = a.readNBytes(left, 0, left.length);
+                int m = b.readNBytes(right, 0, n == 0 ? right.length : n);
+                if (n != m || !Arrays.equals(left, 0, n, right, 0, m)) {
+                    return false;
+                }
+                if (n == 0) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false; // cut or damaged gzip data
+        }
+    }
+
+    /**
+     * A segment file's bytes, decompressed, failures naming the file. A plain segment that was compressed
+     * since it was listed (its plain file removed once the compressed one was in place, by the writer's
+     * background thread or its tidying on open) is read from its compressed file: a reader never races them.
+     */
+    static InputStream openDecompressed(Path file, UnaryOperator<InputStream> raw) throws IOException {
+        InputStream in;
+        try {
+            in = Files.newInputStream(file);
+        } catch (NoSuchFileException e) {
+            if (!isSegment(file) || file.getFileName().toString().endsWith(GZ)) {
+                throw e;
+            }
+            file = file.resolveSibling(file.getFileName() + GZ);
+            in = Files.newInputStream(file);
+        }
+        return CompressedLogs.decompressed(raw.apply(in), file.toString());
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.kvledger.infrastructure.store;
 
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.infrastructure.log.CompressedLogs;
 import io.kvledger.infrastructure.log.EventLogReader;
+import io.kvledger.infrastructure.log.TornStep;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -28,6 +29,7 @@ public final class StoreLog implements AutoCloseable {
     private final InputStream text;
     private final long seqBefore;
     private final EngineState base;
+    private EventLogReader reader;
 
     private StoreLog(List<Path> files, InputStream text, long seqBefore, EngineState base) {
         this.files = files;
@@ -79,7 +81,15 @@ public final class StoreLog implements AutoCloseable {
      */
     public EventLogReader reader() {
         EventLogReader reader = EventLogReader.continuing(text, seqBefore, seqBefore, base == null ? null : base.config());
-        return reader.checking(new StepChecksums(true)); // a store's steps are checked as on open; a plain log has none
+        // A store's steps are checked as on open, each whole before any of its lines is returned, and a torn
+        // end is left out as opening cuts it; a plain log has no steps and is read line by line.
+        this.reader = reader.wholeSteps(new StepChecksums(true));
+        return this.reader;
+    }
+
+    /** What the reader left out at the end of a store (a step whose write was not finished), if anything. */
+    public Optional<TornStep> tornStep() {
+        return Optional.ofNullable(reader == null ? null : reader.tornStep());
     }
 
     /** The files read, in order. */
@@ -142,7 +152,7 @@ public final class StoreLog implements AutoCloseable {
 
         private InputStream in() throws IOException {
             if (in == null) {
-                in = CompressedLogs.decompressed(raw.apply(Files.newInputStream(file)));
+                in = SegmentFiles.openDecompressed(file, raw);
             }
             return in;
         }

@@ -150,18 +150,32 @@ class SegmentedStoreTest {
         EngineState live = run(store, SMALL, 0, 40);
         List<Path> segments = segments(store);
         Path oldest = segments.get(0);
+        Path second = segments.get(1);
         // A compression renamed into place but the plain file not yet removed, and one not yet renamed.
         SegmentFiles.Segment compressed = SegmentFiles.compress(new SegmentFiles.Segment(1, oldest, false), false);
-        Files.copy(compressed.file(), oldest.resolveSibling(segments.get(1).getFileName() + ".gz.tmp"));
+        Files.copy(compressed.file(), oldest.resolveSibling(second.getFileName() + ".gz.tmp"));
         Files.write(oldest, gunzip(compressed.file()));
+        // Beside the second, a compressed copy that is cut (a machine crash under fsync=never kept the rename only).
+        byte[] secondGz = Files.readAllBytes(SegmentFiles.compress(new SegmentFiles.Segment(firstSeq(second), second, false),
+                false).file());
+        Path cutGz = second.resolveSibling(second.getFileName() + SegmentFiles.GZ);
+        Files.write(second, gunzip(cutGz));
+        Files.write(cutGz, java.util.Arrays.copyOf(secondGz, secondGz.length / 2));
         // A roll that wrote the next segment's base but never created the segment.
         Path newest = segments.get(segments.size() - 1);
         Path orphan = SnapshotFile.basePathOf(store.resolve(SegmentFiles.nameOf(firstSeq(newest) + 1_000)));
         Files.copy(SnapshotFile.basePathOf(newest), orphan);
 
+        List<Path> listed = SegmentFiles.list(store).stream().map(SegmentFiles.Segment::file).toList();
         assertEquals(live, run(store, SMALL, 40, 0), "opened from the newest segment");
-        assertEquals(segments, segments(store), "the plain segment is kept");
-        assertFalse(Files.exists(compressed.file()));
+        List<Path> expected = new java.util.ArrayList<>(segments);
+        expected.set(0, compressed.file());
+        assertEquals(expected, listed, "readers list what opening keeps");
+        assertEquals(expected, SegmentFiles.list(store).stream().map(SegmentFiles.Segment::file).toList(),
+                "the compressed copy, whole and the plain one's bytes, wins; a cut one loses to the plain segment");
+        assertFalse(Files.exists(oldest), "the plain copy of a whole compressed segment is removed");
+        assertFalse(Files.exists(cutGz), "a cut compressed copy is removed");
+        assertTrue(Files.exists(second));
         assertFalse(Files.exists(orphan));
         try (Stream<Path> files = Files.list(store)) {
             assertTrue(files.noneMatch(file -> file.toString().endsWith(".tmp")));
