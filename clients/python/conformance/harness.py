@@ -38,28 +38,11 @@ import sys
 import time
 import traceback
 
-# Contract section 9.2's table: the codes of the policy class (every other code is safety). Three codes have
-# a case of the other class, which the finding's reason names; see classify().
-POLICY_CODES = {"DUPLICATE_STORE", "STORE_MISSING", "STORE_SPLIT", "STORE_WITHOUT_TRIGGER", "STORE_DEFERRED_MISMATCH",
-                "EVICTION_NOT_LRU", "MATCH_MISMATCH", "FLUSH_MISMATCH", "RELEASE_MISMATCH", "STORE_NOT_OFFERED"}
+from conformance import verdict as judging
 
 EOS = 50256  # vLLM's test utilities' EOS_TOKEN_ID
 
 SHAPES = ("plain", "async", "hybrid_swa", "eagle", "chunked", "controls", "async_hybrid")
-
-
-def classify(code, reason):
-    """The class of one finding by contract 9.2 (used until the jar's ``audit --rules safety`` exists)."""
-    if code == "STORE_BEYOND_BOUND":
-        # the policy case: within min(c, n) but past a cap (maxOffloadTokens, offloadPromptOnly)
-        if re.search(r"maxOffloadTokens|offloadPromptOnly|prompt only|cap\b", reason) and "min(c" not in reason:
-            return "policy"
-        return "safety"
-    if code == "MATCH_MISMATCH":
-        return "safety" if "skipReadingPrefixCache" in reason else "policy"
-    if code == "RELEASE_MISMATCH":
-        return "safety" if re.search(r"does not hold|WAITING|LOADING|RUNNING|PREEMPTED", reason) else "policy"
-    return "policy" if code in POLICY_CODES else "safety"
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -317,23 +300,27 @@ def run_workload(v, w, folder, max_steps=6000):
 
 
 class Jar:
-    def __init__(self, path):
+    """The kvledger command line, one JVM per command; C1 only and a class-data archive per command (made by
+    its first run) to cut the start-up, as the kvledger launcher does."""
+
+    def __init__(self, path, archives):
         self.path = path
+        self.archives = archives
         self.rules_safety = None
+        os.makedirs(archives, exist_ok=True)
 
     def _run(self, *args):
-        cmd = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-jar", self.path] + list(args)
+        archive = os.path.join(self.archives, "%s.jsa" % args[0])
+        share = ["-XX:SharedArchiveFile=" + archive, "-Xshare:auto"] if os.path.exists(archive) else \
+            ["-XX:ArchiveClassesAtExit=" + archive]
+        cmd = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xlog:cds=off,cds+dynamic=off"] + share + \
+            ["-jar", self.path] + list(args)
         p = subprocess.run(cmd, capture_output=True, text=True)
         return p.returncode, p.stdout, p.stderr
 
     def audit(self, log):
         code, out, err = self._run("audit", log)
-        findings = []
-        for line in out.splitlines():
-            m = re.match(r"seq (\d+) (\w+)(?: request (\S+))?:? ?(.*)", line)
-            if m:
-                findings.append({"seq": int(m.group(1)), "code": m.group(2), "request": m.group(3),
-                                 "reason": m.group(4), "class": classify(m.group(2), m.group(4))})
+        findings = judging.parse(out)
         safety = None
         if self.rules_safety is not False:
             scode, sout, serr = self._run("audit", "--rules", "safety", log)
@@ -353,28 +340,6 @@ class Jar:
         return code, (out + err).strip()
 
 
-# ------------------------------------------------------------------------------------------------------------
-# known findings that are vLLM's own
-
-
-def vllm_own(finding, folder=None):
-    """The name of vLLM's own fault a safety finding shows, or None.
-
-    vllm#54193 (fixed by #54288, a week after the snapshot): the store vLLM makes at a finish covers
-    ``num_tokens`` tokens, the last sampled one included, whose KV slot no forward pass wrote. kvledger's
-    bound there is ``O = min(c, n)`` with ``c = n - 1``: the audit says ``STORE_BEYOND_BOUND`` of a FINISHED
-    request whose store reaches token n.
-    """
-    if finding["code"] == "STORE_BEYOND_BOUND":
-        m = re.search(r"\(FINISHED\), where c=(\d+), n=(\d+)", finding["reason"])
-        if m and int(m.group(1)) == int(m.group(2)) - 1:
-            return "vllm#54193"
-    return None
-
-
-VLLM_OWN = {"vllm#54193"}
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workloads", type=int, default=len(SHAPES))
@@ -383,6 +348,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--jar", default=os.environ.get("KVLEDGER_JAR"))
     ap.add_argument("--record", help="also write each workload's capture records here (fixtures for the replay)")
+    ap.add_argument("--requests", type=int, help="requests per workload (default: 50 to 70, seeded)")
     ap.add_argument("--keep", action="store_true", help="keep the capture folders of clean workloads")
     args = ap.parse_args(argv)
     shapes = args.shapes.split(",")
@@ -396,16 +362,19 @@ def main(argv=None):
     drift = base_check.compare()
     print("stand-in base against vLLM's: %s" % ("same members and signatures" if not drift else "; ".join(drift)),
           flush=True)
-    jar = Jar(args.jar) if args.jar else None
+    jar = Jar(args.jar, os.path.join(args.out, ".jsa")) if args.jar else None
     summary = {"workloads": 0, "requests": 0, "steps": 0, "by_code": collections.Counter(),
                "by_class": collections.Counter(), "by_shape": {}, "vllm_own": collections.Counter(),
-               "capture_stopped": [], "harness_failed": [], "unexplained_safety": [], "diff": collections.Counter(),
+               "capture_stopped": [], "harness_failed": [], "departures": collections.Counter(),
+               "unexplained_by_code": collections.Counter(), "unexplained_safety": [], "diff": collections.Counter(),
                "facts": collections.Counter(), "base_drift": drift}
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.workloads):
         shape = shapes[i % len(shapes)]
         seed = args.first_seed + i
         w = Workload(seed, shape)
+        if args.requests:
+            w.num_requests = args.requests
         name = "%s-%04d" % (shape, seed)
         folder = os.path.join(args.out, name)
         shutil.rmtree(folder, ignore_errors=True)
@@ -413,7 +382,9 @@ def main(argv=None):
         try:
             if args.record:
                 recording.start(name, w)
+            started = time.time()
             facts, error = run_workload(v, w, folder)
+            facts["seconds_vllm"] = round(time.time() - started, 1)
             if args.record:
                 recording.stop()
         except Exception:
@@ -426,24 +397,26 @@ def main(argv=None):
         summary["workloads"] += 1
         summary["requests"] += facts.get("requests", 0)
         summary["steps"] += facts.get("steps", 0)
-        summary["facts"].update({k: v_ for k, v_ in facts.items() if k not in ("requests", "steps")})
+        summary["facts"].update({k: v_ for k, v_ in facts.items() if k not in ("requests", "steps", "seconds_vllm")})
         if error:
             verdict["capture_stopped"] = error
             summary["capture_stopped"].append(name)
-        line = "%s: %d requests, %d steps" % (name, facts["requests"], facts["steps"])
+        line = "%s: %d requests, %d steps (%.1f s)" % (name, facts["requests"], facts["steps"], facts["seconds_vllm"])
         if jar:
+            started = time.time()
             log = os.path.join(folder, "vllm-events.jsonl")
             code, findings, safety, err = jar.audit(log)
-            own, unexplained = [], []
+            unexplained = judging.judge(findings, judging.read_events(log))
+            own = [f for f in findings if f["vllm"]]
             for f in findings:
-                f["vllm"] = vllm_own(f, folder) if f["class"] == "safety" else None
                 summary["by_code"][f["code"]] += 1
                 summary["by_class"][f["class"]] += 1
                 if f["vllm"]:
-                    own.append(f)
                     summary["vllm_own"][f["vllm"]] += 1
-                elif f["class"] == "safety":
-                    unexplained.append(f)
+                if f["departure"]:
+                    summary["departures"][f["departure"]] += 1
+                if f in unexplained:
+                    summary["unexplained_by_code"][f["code"]] += 1
             shape_counts = summary["by_shape"].setdefault(shape, collections.Counter())
             shape_counts.update(f["code"] for f in findings)
             verdict.update(audit_exit=code, findings=findings, rules_safety=safety, audit_stderr=err[-2000:])
@@ -452,8 +425,9 @@ def main(argv=None):
             summary["diff"]["agree" if dcode == 0 else "differ" if dcode == 1 else "failed"] += 1
             if unexplained:
                 summary["unexplained_safety"].append(name)
-            line += ", audit: %d findings (%d safety: %d vLLM's own), diff exit %s" % (
-                len(findings), sum(f["class"] == "safety" for f in findings), len(own), dcode)
+            line += ", audit: %d findings (%d safety: %d vLLM's own, %d unexplained), diff exit %s" % (
+                len(findings), sum(f["class"] == "safety" for f in findings), len(own), len(unexplained), dcode)
+            line += " (%.1f s)" % (time.time() - started)
             if code == 2:
                 line += ", AUDIT REFUSED THE LOG: " + err.strip()[:300]
         print(line + (", CAPTURE STOPPED: " + error if error else ""), flush=True)
@@ -469,7 +443,8 @@ def main(argv=None):
     summary["seconds"] = round(time.time() - t0)
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True, default=dict)
-    print(json.dumps({k: summary[k] for k in ("workloads", "requests", "by_class", "by_code", "vllm_own", "diff",
+    print(json.dumps({k: summary[k] for k in ("workloads", "requests", "by_class", "by_code", "vllm_own", "departures",
+                                              "unexplained_by_code", "diff",
                                               "capture_stopped", "harness_failed")}, default=dict, sort_keys=True))
     failed = summary["harness_failed"] or summary["unexplained_safety"] or summary["capture_stopped"] or drift
     return 1 if failed else 0
