@@ -300,23 +300,31 @@ def run_workload(v, w, folder, max_steps=6000):
 
 
 class Jar:
-    """The kvledger command line, one JVM per command; C1 only and a class-data archive per command (made by
-    its first run) to cut the start-up, as the kvledger launcher does."""
+    """The kvledger command line, all commands in one JVM (:file:`KvLedgerBatch.java`, a single-file source
+    program on the jar): a JVM per audit would cost more than the workload itself."""
 
-    def __init__(self, path, archives):
+    def __init__(self, path):
         self.path = path
-        self.archives = archives
         self.rules_safety = None
-        os.makedirs(archives, exist_ok=True)
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "KvLedgerBatch.java")
+        self._process = subprocess.Popen(
+            ["java", "-XX:+UseSerialGC", "-Ddisable-axoniq-console-message=true", "-cp", path, source],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
     def _run(self, *args):
-        archive = os.path.join(self.archives, "%s.jsa" % args[0])
-        share = ["-XX:SharedArchiveFile=" + archive, "-Xshare:auto"] if os.path.exists(archive) else \
-            ["-XX:ArchiveClassesAtExit=" + archive]
-        cmd = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xlog:cds=off,cds+dynamic=off"] + share + \
-            ["-jar", self.path] + list(args)
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr
+        p = self._process
+        p.stdin.write(("\t".join(str(a) for a in args) + "\n").encode())
+        p.stdin.flush()
+        header = p.stdout.readline().decode().split()
+        if len(header) != 4 or header[0] != "EXIT":
+            raise RuntimeError("the kvledger batch JVM stopped (exit %s)" % p.poll())
+        code, n_out, n_err = (int(x) for x in header[1:])
+        out, err = p.stdout.read(n_out), p.stdout.read(n_err)
+        return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+    def close(self):
+        self._process.stdin.close()
+        self._process.wait()
 
     def audit(self, log):
         code, out, err = self._run("audit", log)
@@ -324,7 +332,7 @@ class Jar:
         safety = None
         if self.rules_safety is not False:
             scode, sout, serr = self._run("audit", "--rules", "safety", log)
-            if scode == 2 and "rules" in (serr + sout):
+            if scode == 2 and "--rules" in (serr + sout):
                 self.rules_safety = False
             else:
                 self.rules_safety = True
@@ -362,7 +370,7 @@ def main(argv=None):
     drift = base_check.compare()
     print("stand-in base against vLLM's: %s" % ("same members and signatures" if not drift else "; ".join(drift)),
           flush=True)
-    jar = Jar(args.jar, os.path.join(args.out, ".jsa")) if args.jar else None
+    jar = Jar(args.jar) if args.jar else None
     summary = {"workloads": 0, "requests": 0, "steps": 0, "by_code": collections.Counter(),
                "by_class": collections.Counter(), "by_shape": {}, "vllm_own": collections.Counter(),
                "capture_stopped": [], "harness_failed": [], "departures": collections.Counter(),
@@ -432,6 +440,8 @@ def main(argv=None):
                 line += ", AUDIT REFUSED THE LOG: " + err.strip()[:300]
         print(line + (", CAPTURE STOPPED: " + error if error else ""), flush=True)
         _write(folder, verdict)
+        if args.record and jar:
+            recording.expect(name, verdict)
         clean = jar and not verdict.get("findings") and verdict.get("diff_exit") == 0 and not error
         if clean and not args.keep:
             for f in ("commands.jsonl", "vllm-events.jsonl", "kvledger-run.jsonl"):
@@ -440,6 +450,8 @@ def main(argv=None):
                 except OSError:
                     pass
     summary["jar_rules_safety"] = jar.rules_safety if jar else None
+    if jar:
+        jar.close()
     summary["seconds"] = round(time.time() - t0)
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True, default=dict)

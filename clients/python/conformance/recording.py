@@ -45,6 +45,28 @@ def start(name, workload):
     _state["file"] = open(os.path.join(_state["dir"], name + ".records.jsonl"), "w", encoding="utf-8")
 
 
+def expect(name, verdict):
+    """The recording's ``.expect.json`` for the default suite's replay, from the harness's verdict: its shape,
+    the requests where the audit shows vllm#54193, and the safety codes of the capture's known faults it shows
+    (any other safety code fails the replay)."""
+    findings = verdict.get("findings", [])
+    own = sorted({f["request"] for f in findings if f.get("vllm") == "vllm#54193"}, key=int)
+    known = sorted({f["code"] for f in findings
+                    if f["class"] == "safety" and not f.get("vllm") and not f.get("departure")})
+    facts, params = verdict["facts"], verdict["params"]
+    text = {"shape": params["shape"],
+            "why": "Workload %s of the conformance harness (vLLM's real %s), %d requests, %d steps. The audit flags "
+                   "vllm#54193 (the final store at a finish includes the last sampled token, whose KV slot no "
+                   "forward pass wrote) on the requests listed; the other safety findings are the capture's known "
+                   "faults (docs/vllm-conformance.md), listed so a new kind fails." % (
+                       name, "AsyncScheduler" if params["async_scheduling"] else "Scheduler",
+                       facts["requests"], facts["steps"]),
+            "vllm#54193": own, "known_capture_faults": known, "min_requests": min(50, facts["requests"])}
+    with open(os.path.join(_state["dir"], name + ".expect.json"), "w", encoding="utf-8") as f:
+        json.dump(text, f, indent=1)
+        f.write("\n")
+
+
 def stop():
     if _state["file"] is not None:
         _state["file"].close()
