@@ -358,7 +358,13 @@ def main(argv=None):
     ap.add_argument("--record", help="also write each workload's capture records here (fixtures for the replay)")
     ap.add_argument("--requests", type=int, help="requests per workload (default: 50 to 70, seeded)")
     ap.add_argument("--keep", action="store_true", help="keep the capture folders of clean workloads")
+    ap.add_argument("--rejudge", action="store_true",
+                    help="judge the findings of the run in --out again (no vLLM, no jar); writes summary-rejudged.json")
     args = ap.parse_args(argv)
+    if args.rejudge:
+        summary = rejudge(args.out)
+        print(json.dumps(summary, default=dict, sort_keys=True, indent=1))
+        return 1 if summary["unexplained_safety"] or summary["harness_failed"] else 0
     shapes = args.shapes.split(",")
     if args.record:
         from conformance import recording
@@ -371,11 +377,7 @@ def main(argv=None):
     print("stand-in base against vLLM's: %s" % ("same members and signatures" if not drift else "; ".join(drift)),
           flush=True)
     jar = Jar(args.jar) if args.jar else None
-    summary = {"workloads": 0, "requests": 0, "steps": 0, "by_code": collections.Counter(),
-               "by_class": collections.Counter(), "by_shape": {}, "vllm_own": collections.Counter(),
-               "capture_stopped": [], "harness_failed": [], "departures": collections.Counter(),
-               "unexplained_by_code": collections.Counter(), "unexplained_safety": [], "diff": collections.Counter(),
-               "facts": collections.Counter(), "base_drift": drift}
+    summary = new_summary(drift)
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.workloads):
         shape = shapes[i % len(shapes)]
@@ -416,23 +418,10 @@ def main(argv=None):
             code, findings, safety, err = jar.audit(log)
             unexplained = judging.judge(findings, judging.read_events(log))
             own = [f for f in findings if f["vllm"]]
-            for f in findings:
-                summary["by_code"][f["code"]] += 1
-                summary["by_class"][f["class"]] += 1
-                if f["vllm"]:
-                    summary["vllm_own"][f["vllm"]] += 1
-                if f["departure"]:
-                    summary["departures"][f["departure"]] += 1
-                if f in unexplained:
-                    summary["unexplained_by_code"][f["code"]] += 1
-            shape_counts = summary["by_shape"].setdefault(shape, collections.Counter())
-            shape_counts.update(f["code"] for f in findings)
             verdict.update(audit_exit=code, findings=findings, rules_safety=safety, audit_stderr=err[-2000:])
             dcode, dtext = jar.diff(os.path.join(folder, "commands.jsonl"), log, folder)
             verdict.update(diff_exit=dcode, diff=dtext[-3000:])
-            summary["diff"]["agree" if dcode == 0 else "differ" if dcode == 1 else "failed"] += 1
-            if unexplained:
-                summary["unexplained_safety"].append(name)
+            tally(summary, shape, name, verdict)
             line += ", audit: %d findings (%d safety: %d vLLM's own, %d unexplained), diff exit %s" % (
                 len(findings), sum(f["class"] == "safety" for f in findings), len(own), len(unexplained), dcode)
             line += " (%.1f s)" % (time.time() - started)
@@ -456,10 +445,71 @@ def main(argv=None):
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True, default=dict)
     print(json.dumps({k: summary[k] for k in ("workloads", "requests", "by_class", "by_code", "vllm_own", "departures",
-                                              "unexplained_by_code", "diff",
+                                              "cascades", "unexplained_by_code", "diff",
                                               "capture_stopped", "harness_failed")}, default=dict, sort_keys=True))
     failed = summary["harness_failed"] or summary["unexplained_safety"] or summary["capture_stopped"] or drift
     return 1 if failed else 0
+
+
+def new_summary(drift):
+    return {"workloads": 0, "requests": 0, "steps": 0, "by_code": collections.Counter(),
+            "by_class": collections.Counter(), "by_shape": {}, "vllm_own": collections.Counter(),
+            "capture_stopped": [], "harness_failed": [], "departures": collections.Counter(),
+            "cascades": collections.Counter(), "unexplained_by_code": collections.Counter(),
+            "unexplained_safety": [], "diff": collections.Counter(), "facts": collections.Counter(),
+            "base_drift": drift}
+
+
+def tally(summary, shape, name, verdict):
+    """Adds one audited workload's findings (judged) to the summary."""
+    findings = verdict.get("findings", [])
+    unexplained = False
+    for f in findings:
+        summary["by_code"][f["code"]] += 1
+        summary["by_class"][f["class"]] += 1
+        if f.get("vllm"):
+            summary["vllm_own"]["%s (%s)" % (f["vllm"], f["code"])] += 1
+        elif f.get("departure"):
+            summary["departures"][f["departure"]] += 1
+        elif f.get("cascade"):
+            summary["cascades"][f["code"]] += 1
+        elif f["class"] == "safety":
+            summary["unexplained_by_code"][f["code"]] += 1
+            unexplained = True
+    summary["by_shape"].setdefault(shape, collections.Counter()).update(f["code"] for f in findings)
+    dcode = verdict.get("diff_exit")
+    summary["diff"]["agree" if dcode == 0 else "differ" if dcode == 1 else "failed"] += 1
+    if unexplained:
+        summary["unexplained_safety"].append(name)
+
+
+def rejudge(out):
+    """Judges the findings of a finished run again (after verdict.py learned something); writes
+    ``summary-rejudged.json``."""
+    summary = new_summary(None)
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name, "verdict.json")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            verdict = json.load(f)
+        if "harness_error" in verdict:
+            summary["harness_failed"].append(name)
+            continue
+        facts = verdict["facts"]
+        summary["workloads"] += 1
+        summary["requests"] += facts.get("requests", 0)
+        summary["steps"] += facts.get("steps", 0)
+        if verdict.get("capture_stopped"):
+            summary["capture_stopped"].append(name)
+        log = os.path.join(out, name, "vllm-events.jsonl")
+        findings = [{k: f[k] for k in ("seq", "code", "request", "reason", "class")} for f in verdict["findings"]]
+        judging.judge(findings, judging.read_events(log) if os.path.exists(log) else [])
+        verdict["findings"] = findings
+        tally(summary, verdict["params"]["shape"], name, verdict)
+    with open(os.path.join(out, "summary-rejudged.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1, sort_keys=True, default=dict)
+    return summary
 
 
 def _write(folder, verdict):

@@ -80,13 +80,36 @@ def read_events(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+# Safety codes a policy difference of the tier (EVICTION_NOT_LRU) turns into later on, for as long as the audit
+# keeps its own tier instead of following the log's (issue 30 asks it to follow the log's).
+TIER_CASCADE = {"EVICTION_INVALID", "EVICTION_MISSING", "TIER_OVER_CAPACITY", "LOAD_NOT_READY",
+                "CHUNKS_STORED_MISMATCH"}
+
+
 def judge(findings, events):
-    """Marks each finding with ``vllm`` (vLLM's own fault) or ``departure`` (7.11); returns the unexplained safety
-    findings (a capture fault or an unknown fault of vLLM: what the harness fails on)."""
-    unexplained = []
+    """Marks each finding with ``vllm`` (vLLM's own fault), ``departure`` (7.11) or ``cascade`` (a safety code
+    that follows an earlier ``EVICTION_NOT_LRU`` of the same log); returns the unexplained safety findings (a
+    capture fault or an unknown fault of vLLM: what the harness fails on).
+
+    The eviction vLLM makes for vllm#54193's store (``EVICTION_INVALID``, "no store of this command needs the
+    room", just before that store) is vLLM's fault too: kvledger makes no such store, so it needs no room.
+    """
     for f in findings:
         f["vllm"] = vllm_own(f) if f["class"] == "safety" else None
-        f["departure"] = departure(f, events) if f["class"] == "safety" and not f["vllm"] else None
-        if f["class"] == "safety" and not f["vllm"] and not f["departure"]:
+    bad_stores = {f["seq"] for f in findings if f["vllm"] == "vllm#54193"}
+    first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
+    unexplained = []
+    for f in findings:
+        f["departure"] = f["cascade"] = None
+        if f["class"] != "safety" or f["vllm"]:
+            continue
+        if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
+                f["seq"] + 1 in bad_stores:
+            f["vllm"] = "vllm#54193"
+            continue
+        f["departure"] = departure(f, events)
+        if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:
+            f["cascade"] = "after EVICTION_NOT_LRU at seq %d" % first_lru
+        if not f["departure"] and not f["cascade"]:
             unexplained.append(f)
     return unexplained
