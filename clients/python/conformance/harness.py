@@ -295,6 +295,28 @@ def run_workload(v, w, folder, max_steps=6000):
     return dict(facts), error
 
 
+def incident_54193(v, folder):
+    """vllm#54193 on vLLM's real scheduler: one request of 7 prompt tokens (blocks of 4, one block a chunk,
+    every token offloaded) samples one token and finishes by length. Its KV covers 7 tokens (c = 7), but the
+    store vLLM makes at the finish covers num_tokens = 8: chunk 1 with the sampled token's slot, which no
+    forward pass wrote."""
+    w = Workload(1, "plain")
+    w.async_scheduling, w.block_size, w.blocks_per_chunk, w.groups = False, 4, 1, "full"
+    w.num_gpu_blocks, w.cpu_chunks, w.max_num_seqs, w.max_batched = 16, 16, 4, 64
+    w.offload_prompt_only, w.completion_share = False, 1.0
+    rng = random.Random(54193)
+    engine = Engine(v, w, folder)
+    try:
+        engine.add("r", [11, 12, 13, 14, 15, 16, 17], max_tokens=1)
+        while engine.busy():
+            engine.step(rng)
+    finally:
+        engine.close()
+
+
+SCENARIOS = {"vllm_54193": incident_54193}
+
+
 # ------------------------------------------------------------------------------------------------------------
 # the jar
 
@@ -358,6 +380,8 @@ def main(argv=None):
     ap.add_argument("--record", help="also write each workload's capture records here (fixtures for the replay)")
     ap.add_argument("--requests", type=int, help="requests per workload (default: 50 to 70, seeded)")
     ap.add_argument("--keep", action="store_true", help="keep the capture folders of clean workloads")
+    ap.add_argument("--scenario", choices=sorted(SCENARIOS),
+                    help="run one named scenario into --out (its capture folder) instead of workloads")
     ap.add_argument("--rejudge", action="store_true",
                     help="judge the findings of the run in --out again (no vLLM, no jar); writes summary-rejudged.json")
     args = ap.parse_args(argv)
@@ -365,6 +389,10 @@ def main(argv=None):
         summary = rejudge(args.out)
         print(json.dumps(summary, default=dict, sort_keys=True, indent=1))
         return 1 if summary["unexplained_safety"] or summary["harness_failed"] else 0
+    if args.scenario:
+        SCENARIOS[args.scenario](_vllm(), args.out)
+        print("captured %s into %s" % (args.scenario, args.out))
+        return 0
     shapes = args.shapes.split(",")
     if args.record:
         from conformance import recording
