@@ -69,7 +69,7 @@ class Workload:
         self.abort_rate = rng.choice((0.0, 0.02, 0.05))
         self.completion_share = rng.choice((0.3, 0.6, 0.9))
         self.controls = shape == "controls"
-        self.reset_every = rng.choice((0, 0, 0, 60)) if shape == "plain" else 0
+        self.reset_every = rng.choice((0, 0, 40, 60)) if shape == "plain" else 0
 
 
 def _vllm():
@@ -195,6 +195,7 @@ class Engine:
     def step(self, rng):
         v, w, s, worker = self.v, self.w, self.scheduler, self.worker
         out = s.schedule()
+        preempted = len(out.preempted_req_ids or ())
         meta = out.kv_connector_metadata
         worker.handle_preemptions(meta)
         worker.bind_connector_metadata(meta)
@@ -222,6 +223,7 @@ class Engine:
             self.pending_output = (out, output)
         else:
             s.update_from_output(out, output)
+        return preempted
 
     def drain_async(self):
         if self.pending_output is not None:
@@ -275,14 +277,14 @@ def run_workload(v, w, folder, max_steps=6000):
                 engine.abort(rng.choice(live))
                 facts["aborts"] += 1
             if w.reset_every and steps and steps % w.reset_every == 0:
-                facts["resets"] += int(bool(engine.scheduler.reset_prefix_cache(reset_connector=True)))
+                # as a weight update does: running requests preempted, the connector's tier reset too
+                facts["resets"] += int(bool(engine.scheduler.reset_prefix_cache(reset_running_requests=True,
+                                                                                reset_connector=True)))
             if not engine.scheduler.requests and not engine.scheduler.finished_req_ids and \
                     not engine.inner_scheduler._jobs and engine.pending_output:
                 engine.drain_async()
                 continue
-            before = engine.scheduler.kv_cache_manager
-            engine.step(rng)
-            facts["preemptions"] = getattr(engine.scheduler, "num_preempted", facts["preemptions"])
+            facts["preemptions"] += engine.step(rng)
             steps += 1
             if steps >= max_steps:
                 raise RuntimeError("workload did not finish in %d steps" % max_steps)
@@ -357,8 +359,12 @@ class Jar:
             if scode == 2 and "--rules" in (serr + sout):
                 self.rules_safety = False
             else:
+                # the jar knows the classes (revision 6): its word wins over contract 9.2's table read here
                 self.rules_safety = True
                 safety = [line for line in sout.splitlines() if line.startswith("seq ")]
+                flagged = {(f["seq"], f["code"]) for f in judging.parse("\n".join(safety))}
+                for f in findings:
+                    f["class"] = "safety" if (f["seq"], f["code"]) in flagged else "policy"
         return code, findings, safety, err
 
     def diff(self, commands, captured, workdir):

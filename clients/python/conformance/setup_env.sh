@@ -32,8 +32,10 @@ if [[ -d "$vllm/vllm" && -d "$vllm/tests" ]]; then
   cp -r "$vllm/vllm" "$vllm/tests" "$dest/src/"
   [[ -d "$vllm/requirements" ]] && cp -r "$vllm/requirements" "$dest/src/"
 else
-  git --git-dir="$vllm" archive HEAD vllm tests requirements | tar -x -C "$dest/src"
+  # (a partial clone may lack blobs outside these folders; git then complains, the folders still come)
+  git --git-dir="$vllm" archive HEAD vllm tests requirements | tar -x -C "$dest/src" || true
 fi
+[[ -d "$dest/src/vllm" && -f "$dest/src/requirements/common.txt" ]] || { echo "no vllm/ or requirements/ in $vllm" >&2; exit 1; }
 
 echo "== venv ($python)"
 [[ -x "$dest/venv/bin/python" ]] || "$python" -m venv "$dest/venv"
@@ -48,13 +50,23 @@ while read -r line; do
   [[ -n "$name" && ! "$name" =~ $skip ]] && names+=("$name")
 done < "$dest/src/requirements/common.txt"
 names+=(pytest pytest-asyncio uvloop xxhash)
-if ! "${pip[@]}" "${names[@]}" 2>/dev/null; then
-  skipped=()
-  for name in "${names[@]}"; do
-    "${pip[@]}" "$name" 2>/dev/null || skipped+=("$name")
-  done
-  echo "skipped (pip could not install them): ${skipped[*]:-none}"
-fi
+# One resolution of them all; a requirement pip cannot satisfy (itself, or a dependency of it) is dropped
+# and the rest tried again.
+norm() { tr 'A-Z_' 'a-z-' <<< "$1"; }
+skipped=()
+for _ in $(seq 1 40); do
+  if out="$("${pip[@]}" "${names[@]}" 2>&1)"; then break; fi
+  missing="$(grep -oE 'No matching distribution found for [^ ;<>=!~[]+' <<< "$out" | head -1 | awk '{print $NF}')"
+  parent="$(grep -oE 'satisfies the requirement [^ ]+ \(from [^ )]+' <<< "$out" | head -1 | sed -E 's/.*\(from //')"
+  drop="$(norm "${parent:-$missing}")"
+  if [[ -z "$drop" ]]; then echo "$out" >&2; echo "pip failed for another reason" >&2; exit 1; fi
+  kept=()
+  for name in "${names[@]}"; do [[ "$(norm "$name")" == "$drop" ]] && skipped+=("$name") || kept+=("$name"); done
+  if (( ${#kept[@]} == ${#names[@]} )); then echo "$out" >&2; echo "cannot tell which requirement fails" >&2; exit 1; fi
+  names=("${kept[@]}")
+done
+echo "installed: ${names[*]}"
+echo "skipped (pip could not install them or a dependency): ${skipped[*]:-none}"
 
 site="$("$dest/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 echo "== stand-ins and the vllm dist-info in $site"
