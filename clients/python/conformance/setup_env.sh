@@ -50,19 +50,32 @@ while read -r line; do
   [[ -n "$name" && ! "$name" =~ $skip ]] && names+=("$name")
 done < "$dest/src/requirements/common.txt"
 names+=(pytest pytest-asyncio uvloop xxhash)
-# One resolution of them all; a requirement pip cannot satisfy (itself, or a dependency of it) is dropped
-# and the rest tried again.
+# One resolution of them all; a requirement pip cannot satisfy (itself, or the one that needs it) is
+# dropped and the rest tried again; if pip's error names neither, each is tried alone.
 norm() { tr 'A-Z_' 'a-z-' <<< "$1"; }
 skipped=()
 for _ in $(seq 1 40); do
   if out="$("${pip[@]}" "${names[@]}" 2>&1)"; then break; fi
-  missing="$(grep -oE 'No matching distribution found for [^ ;<>=!~[]+' <<< "$out" | head -1 | awk '{print $NF}')"
-  parent="$(grep -oE 'satisfies the requirement [^ ]+ \(from [^ )]+' <<< "$out" | head -1 | sed -E 's/.*\(from //')"
-  drop="$(norm "${parent:-$missing}")"
-  if [[ -z "$drop" ]]; then echo "$out" >&2; echo "pip failed for another reason" >&2; exit 1; fi
+  missing="$(grep -oE 'No matching distribution found for [^ ;<>=!~]+' <<< "$out" | head -1 | awk '{print $NF}' || true)"
+  parent="$(grep -oE 'satisfies the requirement [^ ]+ [(]from [^ )]+' <<< "$out" | grep -v '(from versions' \
+            | head -1 | sed -E 's/.*[(]from //' || true)"
   kept=()
-  for name in "${names[@]}"; do [[ "$(norm "$name")" == "$drop" ]] && skipped+=("$name") || kept+=("$name"); done
-  if (( ${#kept[@]} == ${#names[@]} )); then echo "$out" >&2; echo "cannot tell which requirement fails" >&2; exit 1; fi
+  for name in "${names[@]}"; do
+    n="$(norm "$name")"
+    if [[ "$n" == "$(norm "${parent:-}")" || ( -z "$parent" && "$n" == "$(norm "${missing%%[*}")" ) ]]; then
+      skipped+=("$name")
+    else
+      kept+=("$name")
+    fi
+  done
+  if (( ${#kept[@]} == ${#names[@]} )); then
+    kept=()
+    for name in "${names[@]}"; do
+      if "${pip[@]}" "$name" > /dev/null 2>&1; then kept+=("$name"); else skipped+=("$name"); fi
+    done
+    names=("${kept[@]}")
+    break
+  fi
   names=("${kept[@]}")
 done
 echo "installed: ${names[*]}"
