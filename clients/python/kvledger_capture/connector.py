@@ -93,8 +93,12 @@ class KvLedgerCaptureConnector(*_BASES):
         return self._inner.prefer_cross_layer_blocks
 
     @property
-    def supports_eagle_prefix_cache_hashing(self):
-        return self._inner.supports_eagle_prefix_cache_hashing
+    def supports_divergent_local_hybrid_hits(self):
+        return getattr(self._inner, "supports_divergent_local_hybrid_hits", False)
+
+    @property
+    def supports_eagle_prefix_cache_hashing(self):  # vllm#50897 (not in main): only where the inner has it
+        return getattr(self._inner, "supports_eagle_prefix_cache_hashing", False)
 
     @property
     def requires_kv_delivery(self):
@@ -102,7 +106,8 @@ class KvLedgerCaptureConnector(*_BASES):
 
     def set_eagle_prefix_cache_hashing(self, enabled):
         self.use_eagle_prefix_cache_hashing = enabled
-        return self._inner.set_eagle_prefix_cache_hashing(enabled)
+        setter = getattr(self._inner, "set_eagle_prefix_cache_hashing", None)
+        return setter(enabled) if setter is not None else None
 
     @classmethod
     def get_required_kvcache_layout(cls, vllm_config):

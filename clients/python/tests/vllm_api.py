@@ -1,15 +1,17 @@
 """A stand-in of vLLM's KV connector API: ``KVConnectorBase_V1`` and ``SupportsHMA`` with exactly their members.
 
-Written for these tests (vLLM cannot be installed here) from vLLM's own source, read, not copied:
-``vllm/distributed/kv_transfer/kv_connector/v1/base.py`` of vllm-project/vllm at commit
-003df2961dd8830c317a61f9745ccd557da9fa06, the newest version of that file the search tool's index holds (it
-has ``requires_kv_delivery`` of vllm-project/vllm#50297, ``has_pending_push_work``, ``bind_gpu_block_pool``,
-``on_new_request``, ``build_connector_worker_meta``, and ``SupportsHMA``, whose one member is the abstract
-``request_finished_all_groups(request, block_ids)``, with ``supports_hma``; the release tag holding that commit
-could not be read: docs/vllm-capture.md says what is known). Names,
-signatures (parameter names and defaults) and the base's default behaviour are vLLM's; the bodies are this
-file's own. ``test_connector_api`` lists every public member of the base by introspection, so a member added
-here that the capture connector neither delegates nor owns fails that test.
+Written for these tests (vLLM is not installed for the default suite) from vLLM's own source, read, not copied:
+``vllm/distributed/kv_transfer/kv_connector/v1/base.py`` of vLLM main of 2026-08 (about v0.28.0; upstream main
+merged up to 2026-08-14, 75b227d85, the snapshot the conformance harness runs). It has ``requires_kv_delivery``
+(vllm-project/vllm#50297), ``supports_divergent_local_hybrid_hits`` (#50344, read by the scheduler's local
+prefix-cache hit), ``has_pending_push_work``, ``bind_gpu_block_pool``, ``on_new_request``,
+``build_connector_worker_meta``, and ``SupportsHMA``, whose one member is the abstract
+``request_finished_all_groups(request, block_ids)``, with ``supports_hma``; it does not have the EAGLE
+prefix-cache hashing members of the unmerged #50897. Names, signatures (parameter names and defaults) and the
+base's default behaviour are vLLM's; the bodies are this file's own. ``test_connector_api`` lists every public
+member of the base by introspection, so a member added here that the capture connector neither delegates nor
+owns fails that test; ``conformance/base_check.py`` compares these classes with vLLM's real ones member by
+member wherever the conformance harness runs, so drift of vLLM's base is caught there.
 
 ``install()`` puts the module paths the capture connector imports (``vllm.logger``, the base module, and
 the KV cache manager module of :mod:`tests.vllm_kv_cache`) into ``sys.modules`` when vLLM itself is not
@@ -22,7 +24,7 @@ import sys
 import types
 from abc import ABC, abstractmethod
 
-VLLM_COMMIT = "003df2961dd8830c317a61f9745ccd557da9fa06"
+VLLM_SNAPSHOT = "vLLM main of 2026-08 (upstream 75b227d85)"
 BASE_PATH = "vllm/distributed/kv_transfer/kv_connector/v1/base.py"
 
 
@@ -74,11 +76,12 @@ class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
     """The members of vLLM's base, with its defaults."""
 
     @property
-    def prefer_cross_layer_blocks(self):
+    def supports_divergent_local_hybrid_hits(self):
+        # whether an external hit can complete a local hybrid hit whose groups diverge; vLLM: False
         return False
 
     @property
-    def supports_eagle_prefix_cache_hashing(self):
+    def prefer_cross_layer_blocks(self):
         return False
 
     @property
@@ -88,7 +91,7 @@ class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
 
     def __init__(self, vllm_config, role, kv_cache_config):
         # vLLM warns here that the API is experimental; the stand-in says it at DEBUG, not to fill test output.
-        logger.debug("Initializing KVConnectorBase_V1 (stand-in of vLLM %s).", VLLM_COMMIT[:12])
+        logger.debug("Initializing KVConnectorBase_V1 (stand-in of %s).", VLLM_SNAPSHOT)
         self._connector_metadata = None
         self._vllm_config = vllm_config
         if vllm_config.kv_transfer_config is None:
@@ -96,10 +99,6 @@ class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
         self._kv_transfer_config = vllm_config.kv_transfer_config
         self._kv_cache_config = kv_cache_config
         self._role = role
-        self.use_eagle_prefix_cache_hashing = False
-
-    def set_eagle_prefix_cache_hashing(self, enabled):
-        self.use_eagle_prefix_cache_hashing = enabled
 
     @property
     def role(self):

@@ -1,0 +1,134 @@
+"""Recordings of vLLM's real scheduler, replayed without vLLM: through the capture's translator and the audit.
+
+Each ``vllm_recordings/*.records.jsonl`` is one workload of the conformance harness (``conformance/harness.py``
+with ``--record``: vLLM's ``Scheduler`` or ``AsyncScheduler``, its ``KVCacheManager`` and ``OffloadingConnector``
+with the CPU manager, wrapped by the capture): its first line the engine config the capture derived from vLLM's,
+then every call record the scheduler-role capture copied out of vLLM, in order (:mod:`kvledger_capture.records`).
+Replayed here through :class:`~kvledger_capture.translate.Translator` into the two files the capture writes,
+the vLLM log is audited by the jar and the scenario run and diffed against it. Each ``.expect.json`` says what the
+audit must show of it: the findings that are vLLM's own (vllm#54193: the final store at a finish includes the
+last sampled token, whose KV slot no forward pass wrote), and the safety codes the capture's known faults still
+give (``known_capture_faults``; each is a finding of the harness, docs/vllm-conformance.md): any other safety
+finding fails.
+"""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from conformance import verdict
+from kvledger_capture.translate import Translator
+
+from . import support
+
+RECORDINGS = Path(__file__).resolve().parent / "vllm_recordings"
+
+
+def translate(recording, folder):
+    """The capture's two files for a recording, as its writer thread writes them."""
+    with open(recording, encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    t = Translator(lines[0]["config"])
+    for line in lines[1:]:
+        t.feed(line["record"])
+    t.release()
+    folder.mkdir(parents=True, exist_ok=True)
+    commands, events = folder / "commands.jsonl", folder / "vllm-events.jsonl"
+    with open(commands, "w", encoding="utf-8") as f:
+        f.write(json.dumps({"config": t.config}) + "\n")
+        f.writelines(json.dumps(c) + "\n" for c in t.commands)
+    with open(events, "w", encoding="utf-8") as f:
+        f.writelines(json.dumps(e) + "\n" for e in t.events[:t.ready])
+    return commands, events, lines[0]
+
+
+class VllmRecordingsTest(unittest.TestCase):
+
+    def test_every_shape_of_the_harness_is_recorded(self):
+        shapes = {json.loads(p.with_name(p.name.replace(".records.jsonl", ".expect.json")).read_text())["shape"]
+                  for p in RECORDINGS.glob("*.records.jsonl")}
+        self.assertEqual({"plain", "async", "hybrid_swa", "eagle", "chunked", "controls", "async_hybrid"}, shapes)
+
+    def test_each_recording_audits_with_no_safety_finding_but_vllms_own_and_the_known_ones(self):
+        recordings = sorted(RECORDINGS.glob("*.records.jsonl"))
+        self.assertGreaterEqual(len(recordings), 7)
+        for recording in recordings:
+            expect = json.loads(recording.with_name(recording.name.replace(".records.jsonl", ".expect.json"))
+                                .read_text())
+            with self.subTest(recording=recording.name), tempfile.TemporaryDirectory() as tmp:
+                commands, log, first = translate(recording, Path(tmp))
+                events = support.read_log(log)
+                self.assertEqual("EngineConfigured", events[0]["type"])
+                self.assertEqual(list(range(1, len(events) + 1)), [e["seq"] for e in events])
+                self.assertGreaterEqual(len({e["requestId"] for e in events if e["type"] == "RequestRegistered"}),
+                                        expect.get("min_requests", 50))
+
+                audit = support.cli("audit", log, check=False)
+                out = audit.stdout.decode()
+                self.assertIn(audit.returncode, (0, 1), out + audit.stderr.decode())
+                findings = verdict.parse(out)
+                unexplained = verdict.judge(findings, events)
+                own = sorted({f["request"] for f in findings if f["vllm"] == "vllm#54193"}, key=int)
+                self.assertEqual(expect["vllm#54193"], own,
+                                 "the requests whose final store vLLM made past the computed KV (vllm#54193)")
+                unknown = sorted({f["code"] for f in unexplained} - set(expect["known_capture_faults"]))
+                self.assertEqual([], unknown, "safety findings that are neither vLLM's own nor a known fault: %s" % [
+                    "seq %d %s %s" % (f["seq"], f["code"], f["reason"]) for f in unexplained
+                    if f["code"] in unknown][:5])
+
+                if expect["shape"] == "controls":  # one scenario run by kvledger and diffed, to keep the suite short
+                    run_log = Path(tmp) / "run.jsonl"
+                    support.cli("run", commands, "-o", run_log)
+                    diff = support.cli("diff", run_log, log, check=False)
+                    self.assertIn(diff.returncode, (0, 1), diff.stdout.decode() + diff.stderr.decode())
+
+    def test_vllms_final_store_past_the_computed_kv_is_a_safety_finding_of_that_request(self):
+        # plain: request 1 of the recording ends with a store of num_tokens tokens (vllm#54193).
+        recording = next(p for p in sorted(RECORDINGS.glob("*.records.jsonl"))
+                         if json.loads(p.with_name(p.name.replace(".records.jsonl", ".expect.json")).read_text())
+                         ["vllm#54193"])
+        with tempfile.TemporaryDirectory() as tmp:
+            _, log, _ = translate(recording, Path(tmp))
+            audit = support.cli("audit", log, check=False)
+            self.assertEqual(1, audit.returncode)
+            findings = [f for f in verdict.parse(audit.stdout.decode()) if f["code"] == "STORE_BEYOND_BOUND"]
+            self.assertTrue(findings)
+            self.assertTrue(all(f["class"] == "safety" for f in findings), findings)
+            self.assertTrue(any(verdict.vllm_own(f) == "vllm#54193" for f in findings), findings)
+
+
+class VerdictTest(unittest.TestCase):
+    """The harness's reading of audit lines (contract 9.2's classes, vLLM's own fault, 7.11's departures)."""
+
+    def test_classes_follow_the_contracts_table_and_its_three_mixed_codes(self):
+        self.assertEqual("safety", verdict.classify("TIER_OVER_CAPACITY", "the tier holds 44 chunks"))
+        self.assertEqual("policy", verdict.classify("EVICTION_NOT_LRU", "x"))
+        self.assertEqual("policy", verdict.classify("MATCH_MISMATCH", "the rules give PrefixMatched ..."))
+        self.assertEqual("safety", verdict.classify("MATCH_MISMATCH", "a hit for a request whose "
+                                                                       "skipReadingPrefixCache is true"))
+        self.assertEqual("policy", verdict.classify("STORE_BEYOND_BOUND", "past the request's maxOffloadTokens"))
+
+    def test_a_finish_store_one_token_past_the_computed_kv_is_vllm_54193_and_nothing_else_is(self):
+        line = ("seq 29 STORE_BEYOND_BOUND request 1: job 5 stores chunks [2] (up to token 24) past the token bound "
+                "O=23 of request 1 (FINISHED), where c=23, n=24")
+        finding, = verdict.parse(line)
+        self.assertEqual(("1", "safety", "vllm#54193"), (finding["request"], finding["class"],
+                                                         verdict.vllm_own(finding)))
+        running = line.replace("(FINISHED), where c=23", "(RUNNING), where c=23")
+        self.assertIsNone(verdict.vllm_own(verdict.parse(running)[0]))
+        two_short = line.replace("c=23, n=24", "c=22, n=24")
+        self.assertIsNone(verdict.vllm_own(verdict.parse(two_short)[0]))
+
+    def test_a_store_from_a_freed_window_block_is_departure_1_and_from_a_held_one_is_not(self):
+        events = [{"seq": 1, "type": "WindowBlocksFreed", "requestId": "4", "blockIds": [[], [41, 2]]},
+                  {"seq": 2, "type": "StoreJobScheduled", "requestId": "4", "blockIds": [[9, 10], [2, 45]]},
+                  {"seq": 3, "type": "StoreJobScheduled", "requestId": "4", "blockIds": [[11], [46]]}]
+        finding, = verdict.parse("seq 2 STORE_SLICE_MISMATCH request 4: job 8 names 1 chunks ...")
+        self.assertIn("7.11.1", verdict.departure(finding, events))
+        finding, = verdict.parse("seq 3 STORE_SLICE_MISMATCH request 4: job 9 names ...")
+        self.assertIsNone(verdict.departure(finding, events))
+
+
+if __name__ == "__main__":
+    unittest.main()
