@@ -55,19 +55,84 @@ def status(request):
     return getattr(value, "name", str(value) if value is not None else "")
 
 
-class Recorder:
-    """Makes the records of the scheduler-side calls; remembers what it has copied of each request."""
+def _control(value):
+    """A per-request token count as vLLM takes it (``type(raw) is int and raw >= 0``; anything else it ignores)."""
+    return value if type(value) is int and value >= 0 else None
 
-    def __init__(self):
+
+def controls(scheduler, request):
+    """The per-request controls vLLM's offloading scheduler applies to ``request`` (contract 9.1), read from its
+    own request state where it has one (so a control a vLLM version ignores is not recorded), else from the
+    request's ``kv_transfer_params`` as vLLM reads them."""
+    out = {}
+    state = getattr(scheduler, "_req_status", {}).get(request.request_id) if scheduler is not None else None
+    if state is not None:
+        offload, load = getattr(state, "max_offload_tokens", None), getattr(state, "max_load_tokens", None)
+    else:
+        params = getattr(request, "kv_transfer_params", None) or {}
+        offload, load = params.get("max_offload_tokens"), params.get("max_load_tokens")
+    if _control(offload) is not None:
+        out["maxOffloadTokens"] = offload
+    if _control(load) is not None:
+        out["maxLoadTokens"] = load
+    if getattr(request, "skip_reading_prefix_cache", False) is True:
+        out["skipReadingPrefixCache"] = True
+    return out
+
+
+def deferral_reason(scheduler, request):
+    """Why vLLM's offloading scheduler answered None, from its own state right after it answered: a job of the
+    request in flight; else a chunk of the looked-up range still being written (the CPU manager's
+    ``HIT_PENDING``, which vLLM checks first); else a chunk another request is loading. None when the scheduler's
+    state is not there to read (not vLLM's connector)."""
+    states = getattr(scheduler, "_req_status", None)
+    state = states.get(request.request_id) if states is not None else None
+    if state is None:
+        return None
+    if state.transfer_jobs:
+        return "TRANSFER_IN_FLIGHT"
+    manager = scheduler.manager
+    computed = int(getattr(state, "num_locally_computed_tokens", 0) or 0)
+    for group, group_state in zip(scheduler.config.kv_group_configs, state.group_states):
+        sliding = getattr(group, "sliding_window_size_in_chunks", None) is not None
+        for key in group_state.offload_keys[computed // group.tokens_per_chunk:]:
+            answer = getattr(manager.lookup(key, state.req_context), "name", "")
+            if answer in ("HIT_PENDING", "RETRY"):
+                return "CHUNK_WRITE_IN_FLIGHT"
+            if answer == "MISS" and not sliding:
+                break  # a prefix lookup stops at its first miss
+    return "CHUNK_BEING_LOADED" if getattr(scheduler, "_chunks_being_loaded", None) else "CHUNK_WRITE_IN_FLIGHT"
+
+
+class Recorder:
+    """Makes the records of the scheduler-side calls; remembers what it has copied of each request until the
+    request's last record (the step after its finish), so its memory is that of the requests in the engine."""
+
+    def __init__(self, scheduler=None):
+        self._scheduler = scheduler  # vLLM's OffloadingConnectorScheduler (None: an inner connector without one)
         self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
         self._sent_hashes = {}
         self._live = {}          # request id -> vLLM's Request, for the tokens it appends
 
+    def added(self, request):
+        self._live[request.request_id] = request
+
     def matched(self, request, num_computed_tokens, result):
         self._live[request.request_id] = request
-        return {"call": "get_num_new_matched_tokens", "request": self.snapshot(request),
-                "num_computed_tokens": int(num_computed_tokens),
-                "result": [None if result[0] is None else int(result[0]), bool(result[1])]}
+        record = {"call": "get_num_new_matched_tokens", "request": self.snapshot(request),
+                  "num_computed_tokens": int(num_computed_tokens),
+                  "result": [None if result[0] is None else int(result[0]), bool(result[1])]}
+        if result[0] is None:
+            reason = deferral_reason(self._scheduler, request)
+            if reason is not None:
+                record["deferral"] = reason
+        return record
+
+    def reset(self):
+        """``reset_cache``: vLLM's ``reset_prefix_cache(reset_running_requests=True)`` preempted the running
+        requests just before it (outside ``schedule()``); they are named here, in vLLM's order."""
+        preempted = [rid for rid, request in self._live.items() if status(request) == "PREEMPTED"]
+        return {"call": "reset_cache", "preempted": preempted}
 
     def allocated(self, request, blocks, num_external_tokens):
         self._live[request.request_id] = request
@@ -109,6 +174,9 @@ class Recorder:
             prompt = [int(t) for t in request.prompt_token_ids]
             snap["prompt_token_ids"] = prompt
             sent = len(prompt)
+            given = controls(self._scheduler, request)
+            if given:
+                snap["controls"] = given
         total = int(getattr(request, "num_tokens", sent))
         if total > sent:
             snap["new_tokens"] = [int(t) for t in request.all_token_ids[sent:total]]
@@ -121,7 +189,7 @@ class Recorder:
             self._sent_hashes[rid] = len(hashes)
         return snap
 
-    def meta(self, output, meta):
+    def meta(self, output, meta, evicted=()):
         scheduled = []
         for new in getattr(output, "scheduled_new_reqs", None) or ():
             request = self._live.get(new.req_id)
@@ -148,6 +216,10 @@ class Recorder:
                   "store_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.src_spec)}
                                  for j, t in sorted((getattr(meta, "store_jobs", None) or {}).items())],
                   "jobs_to_flush": sorted(int(j) for j in (getattr(meta, "jobs_to_flush", None) or ()))}
-        for rid in record["finished_req_ids"]:
+        if evicted:
+            record["evicted"] = [[rid, list(keys)] for rid, keys in evicted]
+        for rid in record["finished_req_ids"]:  # their last record: the step after the finish
             self._live.pop(rid, None)
+            self._sent_tokens.pop(rid, None)
+            self._sent_hashes.pop(rid, None)
         return record

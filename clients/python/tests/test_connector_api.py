@@ -155,7 +155,7 @@ class FailuresTest(unittest.TestCase):
             message = logged.records[0].getMessage()
             self.assertIn("build_connector_meta", message)
             self.assertIn("up to seq 5", message)
-            self.assertIn("KeyError: 'prompt_token_ids'", message)
+            self.assertIn("request ghost is first seen without its prompt", message)
             events = [json.loads(line) for line in (Path(tmp) / "vllm-events.jsonl").read_text().splitlines()]
             self.assertEqual(list(range(1, 6)), [e["seq"] for e in events], "whole records before the error")
             commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()]
