@@ -5,4 +5,4 @@
 log of vLLM's decisions.
 """
 
-__version__ = "0.6.0"
+__version__ = "0.1.0"  # the distribution's (pyproject.toml), as kvledger.__version__

@@ -83,6 +83,7 @@ class KvLedgerCaptureConnector(*_BASES):
         self._scheduler = None
         if scheduler_role:  # the worker role records nothing, so it refuses nothing
             self._scheduler = getattr(self._inner, "connector_scheduler", None)
+            _refuse_other_tiers(extra, self._scheduler)
             config = _engine_config(vllm_config, extra, groups, self._scheduler)
             folder = engine_folder(extra, vllm_config)
             self._writer = CaptureWriter(folder, config, producer=producer(), segment_bytes=_segment_bytes(extra))
@@ -314,7 +315,6 @@ _UNMODELLED = {
     "eviction_policy": (lambda v: str(v).lower() == "lru", "the contract's tier is LRU; leave eviction_policy unset"),
     "cache_policy_module_path": (lambda v: not v, "the contract's tier is LRU; a custom cache policy is not modelled"),
     "store_threshold": (lambda v: int(v) <= 1, "the contract stores every offered chunk; store_threshold 0 or 1 does"),
-    "spec_name": (lambda v: v == "CPUOffloadingSpec", "the contract's tier is CPU memory (CPUOffloadingSpec)"),
     "enable_request_free_prefetch": (lambda v: not v, "the contract has no load job without a request"),
 }
 
@@ -337,6 +337,20 @@ def _refuse_what_the_log_cannot_say(extra, kv_cache_config):
     except ValueError as e:
         logger.error("%s", e)
         raise
+
+
+def _refuse_other_tiers(extra, scheduler):
+    """A tier other than vLLM's CPU memory manager (a tiering spec's ``spec_name``) is not modelled (9.4): told by
+    the manager vLLM's scheduler built, whatever the spec is called."""
+    manager = getattr(scheduler, "manager", None)
+    if manager is None:
+        return
+    if "CPUOffloadingManager" not in [cls.__name__ for cls in type(manager).__mro__]:
+        message = ("kvledger capture cannot record kv_connector_extra_config spec_name=%r: its tier (%s) is not "
+                   "vLLM's CPU memory tier, not modelled in contract revision 6 (section 9.4); capture with "
+                   "CPUOffloadingSpec (docs/vllm-capture.md)" % (extra.get("spec_name"), type(manager).__name__))
+        logger.error("%s", message)
+        raise ValueError(message)
 
 
 def _engine_config(vllm_config, extra, groups, scheduler):
@@ -420,10 +434,15 @@ def _segment_bytes(extra):
 
 
 def producer():
-    """``producer`` of the log (contract 9.3): the capture's version and vLLM's."""
+    """``producer`` of the log (contract 9.3): the capture's version and vLLM's (its installed distribution's,
+    else its module's ``__version__``)."""
     try:
-        import vllm
-        version = getattr(vllm, "__version__", None)
+        from importlib.metadata import PackageNotFoundError, version as installed
+        try:
+            version = installed("vllm")
+        except PackageNotFoundError:
+            import vllm
+            version = getattr(vllm, "__version__", None)
     except ImportError:
         version = None
     return "kvledger_capture %s / vLLM %s" % (__version__, version or "unknown")

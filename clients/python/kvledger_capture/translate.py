@@ -20,7 +20,7 @@ STATUS_REASONS = {"FINISHED_STOPPED": "STOPPED", "FINISHED_LENGTH_CAPPED": "LENG
 
 class _Request:
     __slots__ = ("prompt_len", "known", "computed", "tables", "held", "hashes", "finished", "jobs", "matched",
-                 "old_tables", "release_at_load", "done")
+                 "old_tables", "release_at_load", "done", "freed")
 
     def __init__(self, prompt_len, groups):
         self.prompt_len = prompt_len
@@ -36,6 +36,7 @@ class _Request:
         self.old_tables = None       # the tables a preemption emptied, to place a store vLLM still makes from them
         self.release_at_load = None  # an abort during a load: the load's job, whose end releases its blocks
         self.done = False            # past its last record (the step after its finish): forgotten once idle
+        self.freed = None            # per group, window block -> the table entry it had before the free (7.11 1)
 
 
 class Translator:
@@ -83,6 +84,12 @@ class Translator:
         req = self._ensure(r["request"])
         if req is None:
             return
+        rid = r["request"]["request_id"]
+        if req.held and not req.finished:
+            # vLLM freed a live request's blocks where the connector does not hear it, and looks it up again:
+            # recomputation after a failed load (kv_load_failure_policy=recompute) or a preemption outside
+            # schedule(). The log says so as a preemption, so the request holds no block before its new match.
+            self._preempt(rid, req, sorted(req.jobs))
         self._sync_tokens(r["request"])
         gpu_hit = r["num_computed_tokens"]
         self._command("MatchPrefix", requestId=r["request"]["request_id"], gpuHitTokens=gpu_hit)
@@ -272,7 +279,7 @@ class Translator:
             return
         self._sync_tokens(r["request"])
         status = r["request"].get("status", "")
-        if status == "FINISHED_ABORTED":
+        if status in ("FINISHED_ABORTED", "FINISHED_ERROR"):  # an error (a failed load, policy fail) ends it too
             self._command("AbortRequest", requestId=rid)
             self._event("RequestAborted", requestId=rid)
         else:
@@ -283,7 +290,7 @@ class Translator:
         self._awaiting_finish[rid] = len(self.events)
         delay_free = bool(r.get("result", (False, None))[0])
         loading = [j for j in sorted(req.jobs) if self._jobs[j][0] == "LoadJobScheduled"]
-        if req.held and loading and status == "FINISHED_ABORTED":
+        if req.held and loading and status in ("FINISHED_ABORTED", "FINISHED_ERROR"):
             # vLLM frees an aborted request's blocks when its load ends (delay_free_blocks of a request waiting
             # for remote KVs): the rest now, the load's destinations at its LoadJobCompleted.
             destinations = set(_flat(self._jobs[loading[0]][2]))
@@ -313,8 +320,11 @@ class Translator:
         self._command("FreeWindowBlocks", requestId=rid, blockIds=self.geometry.shape(lists))
         self._event("WindowBlocksFreed", requestId=rid, blockIds=self.geometry.shape(lists))
         table = req.tables[group]
+        if req.freed is None:
+            req.freed = [{} for _ in req.tables]
         for block in freed:
             if block in table:
+                req.freed[group][block] = table.index(block)  # vLLM may still store from it (7.11, departure 1)
                 table[table.index(block)] = None
 
     def _on_take_events(self, r):
@@ -428,9 +438,10 @@ class Translator:
         # a store vLLM still makes from a table a preemption emptied (a finish-time store under asynchronous
         # scheduling) reads the blocks at their old places: recorded as vLLM makes it, never as an empty store
         old = req.old_tables if req is not None and req.old_tables is not None else geometry.empty()
-        chunks = [sorted({_place(b, table, before) // self.per_chunk for b in group
-                          if _place(b, table, before) is not None})
-                  for table, before, group in zip(tables, old, blocks)]
+        freed = req.freed if req is not None and req.freed is not None else [{} for _ in tables]
+        chunks = [sorted({_place(b, table, before, gone) // self.per_chunk for b in group
+                          if _place(b, table, before, gone) is not None})
+                  for table, before, gone, group in zip(tables, old, freed, blocks)]
         hashes = req.hashes if req is not None else []
         keys = [[geometry.key(hashes, g, i) for i in group] for g, group in enumerate(chunks)]
         job_id = int(job["job_id"])
@@ -531,10 +542,13 @@ def _per_group(shaped):
     return [shaped] if not shaped or not isinstance(shaped[0], list) else shaped
 
 
-def _place(block, table, old):
-    """Where a job's block is in a request's table, else in the table a preemption emptied; None if in neither."""
+def _place(block, table, old, freed):
+    """Where a job's block is in a request's table, else where it was before a window free or in the table a
+    preemption emptied; None if in none."""
     if block in table:
         return table.index(block)
+    if block in freed:
+        return freed[block]
     return old.index(block) if block in old else None
 
 

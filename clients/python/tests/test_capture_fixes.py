@@ -38,7 +38,7 @@ class LookupResult:
     MISS = SimpleNamespace(name="MISS")
 
 
-class CpuManager:
+class CPUOffloadingManager:
     """``CPUOffloadingManager``'s members the capture reads: its block count, ``lookup`` and ``prepare_store``
     (which evicts to make room and says so in ``PrepareStoreOutput.evicted_keys``)."""
 
@@ -65,7 +65,8 @@ def offloading_scheduler(blocks_per_chunk=1, num_workers=1, offload_prompt_only=
                    for e in eagle)
     config = SimpleNamespace(blocks_per_chunk=blocks_per_chunk, num_workers=num_workers,
                              offload_prompt_only=offload_prompt_only, kv_group_configs=groups)
-    return SimpleNamespace(config=config, manager=CpuManager(num_blocks), _req_status={}, _chunks_being_loaded=set())
+    return SimpleNamespace(config=config, manager=CPUOffloadingManager(num_blocks), _req_status={},
+                           _chunks_being_loaded=set())
 
 
 class OffloadingConnector(RecordedOffloadingConnector):
@@ -140,7 +141,7 @@ class ReadNotDerivedTest(unittest.TestCase):
 class RefusalsTest(unittest.TestCase):
 
     def test_settings_revision_6_does_not_model_are_refused_naming_the_setting(self):
-        for name, value in (("eviction_policy", "arc"), ("store_threshold", 2), ("spec_name", "TieringOffloadingSpec"),
+        for name, value in (("eviction_policy", "arc"), ("store_threshold", 2),
                             ("cache_policy_module_path", "my.policy"), ("enable_request_free_prefetch", True)):
             with self.subTest(setting=name), tempfile.TemporaryDirectory() as tmp, \
                     self.assertLogs("kvledger_capture", level="ERROR"):
@@ -150,6 +151,12 @@ class RefusalsTest(unittest.TestCase):
                 self.assertIn("9.4", str(refused.exception))
         with tempfile.TemporaryDirectory() as tmp:  # what the contract models is taken
             capture(tmp, offloading_scheduler(), eviction_policy="lru", store_threshold=1).shutdown()
+        tiering = offloading_scheduler()
+        tiering.manager = SimpleNamespace(_num_blocks=10)  # a tiering spec's manager, not vLLM's CPU one
+        with tempfile.TemporaryDirectory() as tmp, self.assertLogs("kvledger_capture", level="ERROR"):
+            with self.assertRaises(ValueError) as refused:
+                capture(tmp, tiering, spec_name="TieringOffloadingSpec")
+            self.assertIn("spec_name='TieringOffloadingSpec'", str(refused.exception))
 
     def test_a_window_with_extra_retained_tokens_and_rswa_are_refused(self):
         class SlidingWindowSpec(vllm_kv_cache.SlidingWindowSpec):
@@ -333,6 +340,30 @@ class RoutinePathsTest(unittest.TestCase):
         store = [e for e in t.events if e["type"] == "StoreJobScheduled"][0]
         self.assertEqual([0, 1], store["chunkIndices"], "never an empty store")
         self.assertEqual(hashes(2, "a"), store["keys"])
+
+    def test_a_store_from_a_freed_window_block_keeps_its_chunk(self):
+        t = Translator({"groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                       "slidingWindow": 8}]})
+        a = match(t, "a", range(16))
+        step(t, [{"request": a, "new": True, "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}], {"a": 16})
+        t.feed({"call": "remove_skipped_blocks", "request_id": "a", "group": 1, "block_ids": [11]})
+        # vLLM still stores chunk 0 of the window group from freed block 11 (contract 7.11, departure 1)
+        step(t, [{"request": a, "block_ids": []}], {"a": 0},
+             stores=[{"job_id": 0, "req_id": "a", "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}])
+        store = [e for e in t.events if e["type"] == "StoreJobScheduled"][0]
+        self.assertEqual([[0, 1, 2, 3], [0, 1, 2, 3]], store["chunkIndices"])
+
+    def test_a_failed_load_ends_the_request_or_frees_it_for_recomputation(self):
+        t = Translator({"gpuBlockSize": 4})
+        a = match(t, "a", range(8))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8})
+        # kv_load_failure_policy=recompute: vLLM freed a's blocks and looks it up again from nothing
+        match(t, "a", range(8))
+        self.assertEqual(["RequestPreempted", "BlocksReleased", "PrefixMatched"], types(t.events[-3:]))
+        self.assertNotIn("TokensRejected", types(t.events))
+        # policy fail: the request ends in error, which is no normal finish
+        finish(t, "a", range(8), 0, status="FINISHED_ERROR")
+        self.assertEqual("AbortRequest", t.commands[-1]["cmd"])
 
     def test_a_reset_that_preempts_running_requests_writes_the_preemptions_first(self):
         t = Translator({"gpuBlockSize": 4})
