@@ -462,9 +462,12 @@ def _listen_to_evictions(scheduler, evicted):
 
     def prepare_store(keys, req_context, *args, **kwargs):
         output = prepare(keys, req_context, *args, **kwargs)
-        gone = getattr(output, "evicted_keys", None) if output is not None else None
+        if output is None:  # no room: vLLM makes no job and offers the chunks again next step (StoreDeferred)
+            evicted.append(("deferred", getattr(req_context, "req_id", None), [bytes(k).hex() for k in keys]))
+            return output
+        gone = getattr(output, "evicted_keys", None)
         if gone:
-            evicted.append((getattr(req_context, "req_id", None), [bytes(k).hex() for k in gone]))
+            evicted.append(("evicted", getattr(req_context, "req_id", None), [bytes(k).hex() for k in gone]))
         return output
     manager.prepare_store = prepare_store
     setattr(manager, _EVICTION_LISTENERS, True)

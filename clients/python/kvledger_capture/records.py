@@ -52,7 +52,10 @@ def hex_hash(block_hash):
 
 def status(request):
     value = getattr(request, "status", None)
-    return getattr(value, "name", str(value) if value is not None else "")
+    if value is None:
+        return ""
+    name = getattr(value, "name", None)  # an enum's name: never str(), which formats the whole request
+    return name if name is not None else str(value)
 
 
 def _control(value):
@@ -104,14 +107,63 @@ def deferral_reason(scheduler, request):
     return "CHUNK_BEING_LOADED" if getattr(scheduler, "_chunks_being_loaded", None) else "CHUNK_WRITE_IN_FLIGHT"
 
 
+SNAPSHOT = "snapshot"  # the first item of a lazy snapshot (a tuple)
+
+
+class Expander:
+    """On the writer thread: a record's lazy snapshots made into the translator's dicts, copying what vLLM
+    appended to the request's tokens and block hashes since its last record."""
+
+    def __init__(self):
+        self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
+        self._sent_hashes = {}
+
+    def expand(self, record):
+        if not isinstance(record, dict):
+            return record
+        request = record.get("request")
+        if type(request) is tuple:
+            record["request"] = self._snapshot(request)
+        for entry in record.get("scheduled", ()):
+            if type(entry["request"]) is tuple:
+                entry["request"] = self._snapshot(entry["request"])
+        for rid in record.get("finished_req_ids", ()):  # the request's last record
+            self._sent_tokens.pop(rid, None)
+            self._sent_hashes.pop(rid, None)
+        return record
+
+    def _snapshot(self, lazy):
+        _, request, rid, status_name, computed, total, hashed, first = lazy
+        snap = {"request_id": rid, "status": status_name, "num_computed_tokens": computed}
+        sent = self._sent_tokens.get(rid)
+        if first is not None:
+            snap["prompt_token_ids"] = first[0]
+            if first[1]:
+                snap["controls"] = first[1]
+            sent = len(first[0])
+        elif sent is None:
+            sent = total
+        if total > sent:
+            tokens = getattr(request, "_all_token_ids", None)
+            if tokens is None:
+                tokens = request.all_token_ids
+            snap["new_tokens"] = [int(t) for t in tokens[sent:total]]
+            sent = total
+        self._sent_tokens[rid] = sent
+        done = self._sent_hashes.get(rid, 0)
+        if hashed > done:
+            snap["new_hashes"] = [hex_hash(h) for h in request.block_hashes[done:hashed]]
+            self._sent_hashes[rid] = hashed
+        return snap
+
+
 class Recorder:
     """Makes the records of the scheduler-side calls; remembers what it has copied of each request until the
     request's last record (the step after its finish), so its memory is that of the requests in the engine."""
 
     def __init__(self, scheduler=None):
         self._scheduler = scheduler  # vLLM's OffloadingConnectorScheduler (None: an inner connector without one)
-        self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
-        self._sent_hashes = {}
+        self._seen = set()       # request ids whose prompt was copied
         self._live = {}          # request id -> vLLM's Request, for the tokens it appends
 
     def added(self, request):
@@ -165,29 +217,17 @@ class Recorder:
         return {"call": "take_events", "removed": removed} if removed else None
 
     def snapshot(self, request):
-        """The request as the translator needs it, copying only what is new since the last record."""
+        """The request as the translator needs it, copied lazily: on the scheduler's thread only its counts (and,
+        at first sight, its prompt and controls); the writer thread copies the tokens and block hashes vLLM
+        appended since the last record (:class:`Expander`), from lists vLLM only appends to."""
         rid = request.request_id
-        snap = {"request_id": rid, "status": status(request),
-                "num_computed_tokens": int(getattr(request, "num_computed_tokens", 0) or 0)}
-        sent = self._sent_tokens.get(rid)
-        if sent is None:
-            prompt = [int(t) for t in request.prompt_token_ids]
-            snap["prompt_token_ids"] = prompt
-            sent = len(prompt)
-            given = controls(self._scheduler, request)
-            if given:
-                snap["controls"] = given
-        total = int(getattr(request, "num_tokens", sent))
-        if total > sent:
-            snap["new_tokens"] = [int(t) for t in request.all_token_ids[sent:total]]
-            sent = total
-        self._sent_tokens[rid] = sent
-        hashes = getattr(request, "block_hashes", None) or ()
-        done = self._sent_hashes.get(rid, 0)
-        if len(hashes) > done:
-            snap["new_hashes"] = [hex_hash(h) for h in hashes[done:]]
-            self._sent_hashes[rid] = len(hashes)
-        return snap
+        first = None
+        if rid not in self._seen:
+            self._seen.add(rid)
+            first = ([int(t) for t in request.prompt_token_ids], controls(self._scheduler, request))
+        hashes = getattr(request, "block_hashes", None)
+        return (SNAPSHOT, request, rid, status(request), int(getattr(request, "num_computed_tokens", 0) or 0),
+                int(request.num_tokens), len(hashes) if hashes is not None else 0, first)
 
     def meta(self, output, meta, evicted=()):
         scheduled = []
@@ -216,10 +256,9 @@ class Recorder:
                   "store_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.src_spec)}
                                  for j, t in sorted((getattr(meta, "store_jobs", None) or {}).items())],
                   "jobs_to_flush": sorted(int(j) for j in (getattr(meta, "jobs_to_flush", None) or ()))}
-        if evicted:
-            record["evicted"] = [[rid, list(keys)] for rid, keys in evicted]
+        for kind, rid, keys in evicted:
+            record.setdefault(kind, []).append([rid, list(keys)])
         for rid in record["finished_req_ids"]:  # their last record: the step after the finish
             self._live.pop(rid, None)
-            self._sent_tokens.pop(rid, None)
-            self._sent_hashes.pop(rid, None)
+            self._seen.discard(rid)
         return record

@@ -139,6 +139,9 @@ class Translator:
         preempted = set(r.get("preempted_req_ids", ()))
         for rid, keys in r.get("evicted", ()):  # the CPU manager made room for rid's store: written before it
             self._evictions.setdefault(rid, []).extend(self.geometry.evicted_key(k) for k in keys)
+        deferred = {}  # request id -> the chunks vLLM offered and the CPU manager had no room for
+        for rid, keys in r.get("deferred", ()):
+            deferred.setdefault(rid, []).extend(keys)
         # vLLM builds a finished request's last store here, one step after the finish, from the blocks it freed
         # (its fence guards them): the store kvledger makes at the finish, so it is written there.
         finished, self._awaiting_finish = self._awaiting_finish, {}
@@ -208,6 +211,8 @@ class Translator:
                 self._event("TokensComputed", requestId=rid, numComputedTokens=req.computed)
                 for job in stores.pop(rid, ()):
                     self._schedule(job, "StoreJobScheduled")
+                if rid in deferred:
+                    self._defer(rid, req, deferred.pop(rid))
         flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
         if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
@@ -216,6 +221,10 @@ class Translator:
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
             for job in jobs:
                 self._schedule(job, "StoreJobScheduled")
+        for rid, keys in sorted(deferred.items()):  # a request not scheduled this step (a finished one)
+            req = self._requests.get(rid)
+            if req is not None:
+                self._defer(rid, req, keys)
         for rid, keys in sorted(self._evictions.items()):  # evictions for no store written (none expected)
             self._event("ChunksEvicted", keys=keys)
         self._evictions.clear()
@@ -224,6 +233,19 @@ class Translator:
             if req is not None and req.finished:
                 req.done = True
                 self._forget_if_idle(rid, req)
+
+    def _defer(self, rid, req, offload_keys):
+        """StoreDeferred (TIER_FULL): the chunks of vLLM's offer its CPU manager could not make room for."""
+        geometry = self.geometry
+        chunks = geometry.empty()
+        for key in offload_keys:
+            g = int(key[-8:], 16) if geometry.grouped else 0
+            block_hash = key[:-8]
+            if block_hash in req.hashes:
+                unit = req.hashes.index(block_hash) + 1
+                chunks[g].append(unit * geometry.hash_unit // geometry.chunk_sizes[g] - 1)
+        self._event("StoreDeferred", requestId=rid, chunkIndices=geometry.shape([sorted(set(c)) for c in chunks]),
+                    reason="TIER_FULL")
 
     def _flush_for(self, handed, fenced, flushed):
         """A FlushRequired before an allocation that hands out blocks a store in flight reads (vLLM flushes it in

@@ -17,6 +17,7 @@ import os
 import queue
 import threading
 
+from .records import Expander
 from .translate import Translator
 
 try:  # vLLM's logger when vLLM is there: its format, its level, its handlers
@@ -39,6 +40,7 @@ class CaptureWriter:
         os.makedirs(folder, exist_ok=True)
         self.folder = folder
         self.translator = Translator(config, producer=producer)
+        self._expander = Expander()
         self.error = None
         self._queue = queue.SimpleQueue()
         self._segment_bytes = int(segment_bytes or 0)
@@ -95,7 +97,7 @@ class CaptureWriter:
     def _feed(self, record):
         t = self.translator
         try:
-            t.feed(record)
+            t.feed(self._expander.expand(record))
             self._kept = [len(t.commands), len(t.events)]
         except Exception as e:  # never let a capture problem reach the scheduler
             # Only whole records are written: what the failing one appended is taken back.

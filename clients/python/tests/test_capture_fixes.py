@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from kvledger_capture import __version__
 from kvledger_capture.connector import KvLedgerCaptureConnector, engine_folder
-from kvledger_capture.records import Recorder
+from kvledger_capture.records import Expander, Recorder
 from kvledger_capture.translate import Translator
 from kvledger_capture.writer import CaptureWriter
 
@@ -207,10 +207,12 @@ def match(t, rid, prompt, hit=0, gpu=0, **more):
     return r
 
 
-def step(t, scheduled=(), tokens=None, stores=(), loads=(), flush=(), finished=(), preempted=(), evicted=()):
+def step(t, scheduled=(), tokens=None, stores=(), loads=(), flush=(), finished=(), preempted=(), evicted=(),
+         deferred=()):
     t.feed({"call": "build_connector_meta", "scheduled": list(scheduled), "num_scheduled_tokens": dict(tokens or {}),
             "store_jobs": list(stores), "load_jobs": list(loads), "jobs_to_flush": list(flush),
-            "finished_req_ids": list(finished), "preempted_req_ids": list(preempted), "evicted": list(evicted)})
+            "finished_req_ids": list(finished), "preempted_req_ids": list(preempted), "evicted": list(evicted),
+            "deferred": list(deferred)})
 
 
 def finish(t, rid, prompt, computed, status="FINISHED_STOPPED"):
@@ -313,6 +315,14 @@ class RoutinePathsTest(unittest.TestCase):
             code, out, err = audit(Path(tmp) / "vllm-events.jsonl")
             self.assertEqual(0, code, out + err)
 
+    def test_a_store_the_cpu_manager_has_no_room_for_is_deferred(self):
+        t = Translator({"gpuBlockSize": 4})
+        a = match(t, "a", range(8))
+        keys = [h + "00000000" for h in hashes(2, "a")]
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8}, deferred=[["a", keys]])
+        self.assertEqual({"type": "StoreDeferred", "requestId": "a", "chunkIndices": [0, 1], "reason": "TIER_FULL"},
+                         {k: t.events[-1][k] for k in ("type", "requestId", "chunkIndices", "reason")})
+
     def test_an_abort_during_a_load_releases_the_loads_blocks_when_the_load_ends(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(12))
@@ -392,10 +402,11 @@ class RoutinePathsTest(unittest.TestCase):
         req.skip_reading_prefix_cache = True
         # the snapshot's vLLM reads max_offload_tokens only (max_load_tokens came with #55885)
         scheduler._req_status["r"] = SimpleNamespace(max_offload_tokens=4)
-        snap = Recorder(scheduler).snapshot(req)
+        snap = Expander().expand({"request": Recorder(scheduler).snapshot(req)})["request"]
         self.assertEqual({"maxOffloadTokens": 4, "skipReadingPrefixCache": True}, snap["controls"])
         req.kv_transfer_params = {"max_offload_tokens": "4", "max_load_tokens": 8}  # vLLM ignores "4"
-        self.assertEqual({"maxLoadTokens": 8, "skipReadingPrefixCache": True}, Recorder().snapshot(req)["controls"])
+        self.assertEqual({"maxLoadTokens": 8, "skipReadingPrefixCache": True},
+                         Expander().expand({"request": Recorder().snapshot(req)})["request"]["controls"])
         t = Translator({"gpuBlockSize": 4})
         t.feed({"call": "get_num_new_matched_tokens", "request": snap, "num_computed_tokens": 0, "result": [0, False]})
         self.assertEqual({"cmd": "RegisterRequest", "requestId": "r", "promptTokens": list(range(8)),
