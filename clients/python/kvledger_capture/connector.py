@@ -41,7 +41,7 @@ import os
 from . import __version__, window_hook
 from .groups import check_blocks_per_chunk, describe, is_revision4
 from .records import Recorder
-from .writer import CaptureWriter, logger
+from .writer import CaptureWriter, ProcessWriter, logger
 
 try:  # the real base classes when vLLM is installed (the tests install a faithful stand-in)
     from vllm.distributed.kv_transfer.kv_connector.v1.base import KVConnectorBase_V1 as _Base
@@ -86,7 +86,8 @@ class KvLedgerCaptureConnector(*_BASES):
             _refuse_other_tiers(extra, self._scheduler)
             config = _engine_config(vllm_config, extra, groups, self._scheduler)
             folder = engine_folder(extra, vllm_config)
-            self._writer = CaptureWriter(folder, config, producer=producer(), segment_bytes=_segment_bytes(extra))
+            writer = CaptureWriter if extra.get("kvledger_capture_writer") == "thread" else ProcessWriter
+            self._writer = writer(folder, config, producer=producer(), segment_bytes=_segment_bytes(extra))
             self._recorder = Recorder(self._scheduler)
             self._evicted = []  # (request id, evicted offload keys) of the step being built, in vLLM's order
             _listen_to_evictions(self._scheduler, self._evicted)
@@ -244,6 +245,9 @@ class KvLedgerCaptureConnector(*_BASES):
         meta = self._inner.build_connector_meta(scheduler_output)
         self._record(lambda r: r.meta(scheduler_output, meta, evicted), "build_connector_meta")
         del evicted[:]
+        kick = getattr(self._writer, "kick", None)
+        if kick is not None:
+            kick()
         return meta
 
     def update_connector_output(self, connector_output):

@@ -502,5 +502,34 @@ class ProductionTest(unittest.TestCase):
             self.assertEqual(60, sum(1 for e in support.read_log(run) if e["type"] == "RequestFinished"))
 
 
+class PackagingTest(unittest.TestCase):
+
+    def test_pip_installs_the_package_and_its_vllm_plugin_entry_point_into_a_fresh_venv(self):
+        import shutil
+        import subprocess
+        import sys
+        here = Path(__file__).resolve().parent.parent
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "src"
+            shutil.copytree(here, source, ignore=shutil.ignore_patterns("tests", "benchmarks", "__pycache__", "build",
+                                                                        "*.egg-info"))
+            venv = Path(tmp) / "venv"
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=600)
+            python = venv / "bin" / "python"
+            # as a vLLM user installs it; pip takes setuptools (the only build requirement) from its index
+            done = subprocess.run([str(python), "-m", "pip", "install", "-q", str(source)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+            self.assertEqual(0, done.returncode, done.stdout.decode())
+            probe = ("from importlib.metadata import entry_points, requires\n"
+                     "ep, = [e for e in entry_points(group='vllm.general_plugins') if e.name == 'kvledger_capture']\n"
+                     "print(ep.value, ep.load().__module__, requires('kvledger'))\n"
+                     "import kvledger, kvledger_capture.connector\n")
+            done = subprocess.run([str(python), "-c", probe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  timeout=300, cwd=tmp)
+            self.assertEqual(0, done.returncode, done.stdout.decode())
+            self.assertEqual("kvledger_capture.plugin:register kvledger_capture.plugin None",
+                             done.stdout.decode().strip(), "the entry point vLLM loads, and no dependency")
+
+
 if __name__ == "__main__":
     unittest.main()
