@@ -39,7 +39,7 @@ import importlib
 import os
 
 from . import __version__, window_hook
-from .groups import check_blocks_per_chunk, describe, is_revision4
+from .groups import check_blocks_per_chunk, describe, hash_block_size, is_revision4
 from .records import Recorder
 from .writer import CaptureWriter, ProcessWriter, logger
 
@@ -368,6 +368,12 @@ def _engine_config(vllm_config, extra, groups, scheduler):
             for group, eagle in zip(groups, config.pop("eagle")):
                 group["eagle"] = bool(eagle)
         config.pop("eagle", None)
+        tokens_per_hash = config.pop("tokensPerHash", None)
+        unit = hash_block_size(groups) if groups else int(vllm_config.cache_config.block_size)
+        if tokens_per_hash is not None and int(tokens_per_hash) != unit:
+            raise ValueError("kvledger capture: vLLM hashes blocks of %d tokens where the KV cache groups give %d "
+                             "(--prefix-match-unit, or decode context parallelism): the capture's keys would name "
+                             "the wrong prefixes, so it is not modelled (docs/vllm-capture.md)" % (tokens_per_hash, unit))
         if is_revision4(groups):
             block_size = int(groups[0]["blockSize"]) if groups else int(vllm_config.cache_config.block_size)
             config = dict({"gpuBlockSize": block_size}, **config)
@@ -400,6 +406,8 @@ def _offloading_facts(vllm_config, extra, scheduler, groups):
         out["offloadPromptOnly"] = True
     if facts is not None and getattr(facts, "kv_group_configs", None) is not None:
         out["eagle"] = [bool(g.is_eagle_group) for g in facts.kv_group_configs]
+    if facts is not None and getattr(facts, "tokens_per_hash", None) is not None:
+        out["tokensPerHash"] = facts.tokens_per_hash
     return out
 
 

@@ -110,51 +110,83 @@ def deferral_reason(scheduler, request):
 SNAPSHOT = "snapshot"  # the first item of a lazy snapshot (a tuple)
 
 
+COPIED = "copied"  # the first item of a snapshot whose appended tokens and hashes are copied (a tuple)
+
+
 class Expander:
-    """On the writer thread: a record's lazy snapshots made into the translator's dicts, copying what vLLM
-    appended to the request's tokens and block hashes since its last record."""
+    """A record's lazy snapshots made into the translator's dicts, in two stages: :meth:`copy` (in vLLM's
+    process, off the scheduler's thread) copies what vLLM appended to the request's tokens and block hashes
+    since its last record into plain tuples, cheap to pickle; :meth:`expand` (where the translator runs) makes
+    the dicts. ``expand`` copies first when a record was not copied yet."""
 
     def __init__(self):
         self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
         self._sent_hashes = {}
 
-    def expand(self, record):
+    def copy(self, record):
         if not isinstance(record, dict):
             return record
         request = record.get("request")
-        if type(request) is tuple:
-            record["request"] = self._snapshot(request)
-        for entry in record.get("scheduled", ()):
-            if type(entry["request"]) is tuple:
-                entry["request"] = self._snapshot(entry["request"])
+        if type(request) is tuple and request[0] == SNAPSHOT:
+            record["request"] = self._copy(request)
+        scheduled = record.get("scheduled")
+        if scheduled:
+            record["scheduled"] = [(self._copy(e[0]),) + e[1:]
+                                   if type(e) is tuple and type(e[0]) is tuple and e[0][0] == SNAPSHOT else e
+                                   for e in scheduled]
         for rid in record.get("finished_req_ids", ()):  # the request's last record
             self._sent_tokens.pop(rid, None)
             self._sent_hashes.pop(rid, None)
         return record
 
-    def _snapshot(self, lazy):
+    def expand(self, record):
+        record = self.copy(record)
+        if not isinstance(record, dict):
+            return record
+        request = record.get("request")
+        if type(request) is tuple:
+            record["request"] = _snapshot_dict(request)
+        if "scheduled" in record:
+            record["scheduled"] = [{"request": _snapshot_dict(e[0]) if type(e[0]) is tuple else e[0], "new": e[1],
+                                    "resumed": e[2], "block_ids": e[3]} if type(e) is tuple else e
+                                   for e in record["scheduled"]]
+        return record
+
+    def _copy(self, lazy):
         _, request, rid, status_name, computed, total, hashed, first = lazy
-        snap = {"request_id": rid, "status": status_name, "num_computed_tokens": computed}
         sent = self._sent_tokens.get(rid)
         if first is not None:
-            snap["prompt_token_ids"] = first[0]
-            if first[1]:
-                snap["controls"] = first[1]
             sent = len(first[0])
         elif sent is None:
             sent = total
+        tokens = None
         if total > sent:
-            tokens = getattr(request, "_all_token_ids", None)
-            if tokens is None:
-                tokens = request.all_token_ids
-            snap["new_tokens"] = [int(t) for t in tokens[sent:total]]
+            all_tokens = getattr(request, "_all_token_ids", None)
+            if all_tokens is None:
+                all_tokens = request.all_token_ids
+            tokens = list(all_tokens[sent:total])
             sent = total
         self._sent_tokens[rid] = sent
+        hashes = None
         done = self._sent_hashes.get(rid, 0)
         if hashed > done:
-            snap["new_hashes"] = [hex_hash(h) for h in request.block_hashes[done:hashed]]
+            hashes = list(request.block_hashes[done:hashed])
             self._sent_hashes[rid] = hashed
-        return snap
+        return (COPIED, rid, status_name, computed, first, tokens, hashes)
+
+
+def _snapshot_dict(copied):
+    _, rid, status_name, computed, first, tokens, hashes = copied
+    snap = {"request_id": rid, "status": status_name, "num_computed_tokens": computed}
+    if first is not None:
+        snap["prompt_token_ids"] = first[0]
+        if first[1]:
+            snap["controls"] = first[1]
+    if tokens:
+        snap["new_tokens"] = [int(t) for t in tokens]
+    if hashes:
+        snap["new_hashes"] = [hex_hash(h) for h in hashes]
+    return snap
 
 
 class Recorder:
@@ -235,7 +267,7 @@ class Recorder:
             request = self._live.get(new.req_id)
             snap = self.snapshot(request) if request is not None else {
                 "request_id": new.req_id, "prompt_token_ids": list(new.prompt_token_ids or [])}
-            scheduled.append({"request": snap, "new": True, "block_ids": groups(new.block_ids)})
+            scheduled.append((snap, True, False, groups(new.block_ids)))
         cached = getattr(output, "scheduled_cached_reqs", None)
         if cached is not None:
             resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
@@ -246,7 +278,7 @@ class Recorder:
                 snap = self.snapshot(request) if request is not None else {"request_id": rid}
                 resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
                 blocks = groups(new_blocks[i]) if i < len(new_blocks) else []
-                scheduled.append({"request": snap, "resumed": resumed, "block_ids": blocks})
+                scheduled.append((snap, False, resumed, blocks))
         record = {"call": "build_connector_meta", "scheduled": scheduled,
                   "num_scheduled_tokens": {k: int(v) for k, v in (output.num_scheduled_tokens or {}).items()},
                   "preempted_req_ids": sorted(getattr(output, "preempted_req_ids", None) or ()),

@@ -88,8 +88,10 @@ class Translator:
         if req.held and not req.finished:
             # vLLM freed a live request's blocks where the connector does not hear it, and looks it up again:
             # recomputation after a failed load (kv_load_failure_policy=recompute) or a preemption outside
-            # schedule(). The log says so as a preemption, so the request holds no block before its new match.
+            # schedule(), reported in this step's preempted_req_ids. The log says so as a preemption, so the
+            # request holds no block before its new match.
             self._preempt(rid, req, sorted(req.jobs))
+            self._preempted_early.add(rid)
         self._sync_tokens(r["request"])
         gpu_hit = r["num_computed_tokens"]
         self._command("MatchPrefix", requestId=r["request"]["request_id"], gpuHitTokens=gpu_hit)
@@ -400,6 +402,7 @@ class Translator:
         is that of the requests in the engine, not of the run."""
         if req.done and not req.jobs and not req.held:
             del self._requests[rid]
+            self._preempted_early.discard(rid)
             self._forgotten[rid] = None
             if len(self._forgotten) > self.FORGOTTEN_KEPT:
                 del self._forgotten[next(iter(self._forgotten))]

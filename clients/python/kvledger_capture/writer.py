@@ -253,7 +253,7 @@ class ProcessWriter:
                     stop = True
                     break
                 try:
-                    out.append(self._expander.expand(record))
+                    out.append(self._expander.copy(record))
                 except Exception as e:  # a request the capture cannot copy: the child stops, logging it
                     out.append(("fail", "cannot copy %s: %s: %s" % (
                         record.get("call") if isinstance(record, dict) else "a call", type(e).__name__, e)))

@@ -175,6 +175,17 @@ class RefusalsTest(unittest.TestCase):
                     capture(tmp, offloading_scheduler(eagle=(False, False)), kv_config=config)
                 self.assertIn(words, str(refused.exception))
 
+    def test_a_hash_unit_other_than_the_groups_is_refused(self):
+        scheduler = offloading_scheduler()
+        scheduler.config.tokens_per_hash = 8   # --prefix-match-unit 8 over blocks of 4
+        with tempfile.TemporaryDirectory() as tmp, self.assertLogs("kvledger_capture", level="ERROR"):
+            with self.assertRaises(ValueError) as refused:
+                capture(tmp, scheduler)
+            self.assertIn("--prefix-match-unit", str(refused.exception))
+        scheduler.config.tokens_per_hash = 4
+        with tempfile.TemporaryDirectory() as tmp:
+            capture(tmp, scheduler).shutdown()
+
     def test_the_worker_role_takes_uniform_type_specs_and_refuses_nothing(self):
         class UniformTypeKVCacheSpecs(vllm_kv_cache.KVCacheSpec):  # vLLM's name: layers of different page sizes
             def __init__(self, kv_cache_specs):
@@ -367,10 +378,13 @@ class RoutinePathsTest(unittest.TestCase):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))
         step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8})
-        # kv_load_failure_policy=recompute: vLLM freed a's blocks and looks it up again from nothing
+        # kv_load_failure_policy=recompute, or reset_prefix_cache(reset_running_requests=True) without the
+        # connector's reset: vLLM freed a's blocks and looks it up again from nothing
         match(t, "a", range(8))
         self.assertEqual(["RequestPreempted", "BlocksReleased", "PrefixMatched"], types(t.events[-3:]))
         self.assertNotIn("TokensRejected", types(t.events))
+        step(t, [{"request": request("a", range(8)), "new": True, "block_ids": [5, 6]}], {"a": 8}, preempted=["a"])
+        self.assertEqual(1, types(t.events).count("RequestPreempted"), "the step's report of that preemption")
         # policy fail: the request ends in error, which is no normal finish
         finish(t, "a", range(8), 0, status="FINISHED_ERROR")
         self.assertEqual("AbortRequest", t.commands[-1]["cmd"])
