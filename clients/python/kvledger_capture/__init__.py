@@ -4,3 +4,5 @@
 ``kvledger_capture.translate.Translator`` turns its recorded calls into a kvledger scenario and an event
 log of vLLM's decisions.
 """
+
+__version__ = "0.1.0"  # the distribution's (pyproject.toml), as kvledger.__version__

@@ -36,11 +36,12 @@ A group the contract has no kind for (Mamba, chunked local attention) is refused
 
 import atexit
 import importlib
+import os
 
-from . import window_hook
-from .groups import blocks_per_chunk, describe, is_revision4
+from . import __version__, window_hook
+from .groups import check_blocks_per_chunk, describe, hash_block_size, is_revision4
 from .records import Recorder
-from .writer import CaptureWriter, logger
+from .writer import CaptureWriter, ProcessWriter, logger
 
 try:  # the real base classes when vLLM is installed (the tests install a faithful stand-in)
     from vllm.distributed.kv_transfer.kv_connector.v1.base import KVConnectorBase_V1 as _Base
@@ -70,7 +71,8 @@ class KvLedgerCaptureConnector(*_BASES):
 
     def __init__(self, vllm_config, role, kv_cache_config=None):
         extra = _extra(vllm_config)
-        config = _engine_config(vllm_config, extra, kv_cache_config)  # refuses what the log cannot say
+        scheduler_role = _role_name(role) == "SCHEDULER"
+        groups = _refuse_what_the_log_cannot_say(extra, kv_cache_config) if scheduler_role else None
         if _Base is not object:
             super().__init__(vllm_config, role, kv_cache_config)
         inner_class = _inner_class(extra)
@@ -78,10 +80,17 @@ class KvLedgerCaptureConnector(*_BASES):
         self._inner = inner_class(vllm_config, role, kv_cache_config)
         self._writer = None
         self._gpu_block_pool = None
-        if _role_name(role) == "SCHEDULER":
-            folder = extra.get("kvledger_capture_dir", "kvledger-capture")
-            self._writer = CaptureWriter(folder, config)
-            self._recorder = Recorder()
+        self._scheduler = None
+        if scheduler_role:  # the worker role records nothing, so it refuses nothing
+            self._scheduler = getattr(self._inner, "connector_scheduler", None)
+            _refuse_other_tiers(extra, self._scheduler)
+            config = _engine_config(vllm_config, extra, groups, self._scheduler)
+            folder = engine_folder(extra, vllm_config)
+            writer = CaptureWriter if extra.get("kvledger_capture_writer") == "thread" else ProcessWriter
+            self._writer = writer(folder, config, producer=producer(), segment_bytes=_segment_bytes(extra))
+            self._recorder = Recorder(self._scheduler)
+            self._evicted = []  # (request id, evicted offload keys) of the step being built, in vLLM's order
+            _listen_to_evictions(self._scheduler, self._evicted)
             atexit.register(self._close_capture)
             if "groups" in config:
                 window_hook.install(self._window_blocks_freed)
@@ -210,7 +219,10 @@ class KvLedgerCaptureConnector(*_BASES):
         return self._inner.bind_gpu_block_pool(gpu_block_pool)
 
     def on_new_request(self, request):
-        return self._inner.on_new_request(request)
+        result = self._inner.on_new_request(request)
+        if self._writer is not None:
+            self._recorder.added(request)  # a request first scheduled mid-stream is known by then
+        return result
 
     def has_pending_push_work(self):
         return self._inner.has_pending_push_work()
@@ -226,8 +238,16 @@ class KvLedgerCaptureConnector(*_BASES):
         return result
 
     def build_connector_meta(self, scheduler_output):
+        if self._writer is None:
+            return self._inner.build_connector_meta(scheduler_output)
+        evicted = self._evicted
+        del evicted[:]
         meta = self._inner.build_connector_meta(scheduler_output)
-        self._record(lambda r: r.meta(scheduler_output, meta), "build_connector_meta")
+        self._record(lambda r: r.meta(scheduler_output, meta, evicted), "build_connector_meta")
+        del evicted[:]
+        kick = getattr(self._writer, "kick", None)
+        if kick is not None:
+            kick()
         return meta
 
     def update_connector_output(self, connector_output):
@@ -247,7 +267,7 @@ class KvLedgerCaptureConnector(*_BASES):
 
     def reset_cache(self):
         result = self._inner.reset_cache()
-        self._record(lambda r: {"call": "reset_cache"}, "reset_cache")
+        self._record(lambda r: r.reset(), "reset_cache")
         return result
 
     def take_events(self):
@@ -255,7 +275,8 @@ class KvLedgerCaptureConnector(*_BASES):
         if self._writer is None or self._writer.error is not None:
             return events
         events = list(events or ())
-        self._record(lambda r: Recorder.evicted(events), "take_events")
+        if not _listens_to_evictions(self._scheduler):  # else the CPU manager told the capture already
+            self._record(lambda r: Recorder.evicted(events), "take_events")
         return events
 
     def _window_blocks_freed(self, manager, request_id, freed):
@@ -292,28 +313,177 @@ def _inner_class(extra):
     return OffloadingConnector
 
 
-def _engine_config(vllm_config, extra, kv_cache_config):
-    """The kvledger config of the captured engine, from vLLM's config, its KV cache groups and the connector's
-    extra config; a group or geometry the contract cannot say is refused, logged at ERROR and raised."""
+#: Settings of the offloading connector's extra config that contract revision 6 does not model (section 9.4):
+#: name -> (whether the value is one the contract models, what to do instead).
+_UNMODELLED = {
+    "eviction_policy": (lambda v: str(v).lower() == "lru", "the contract's tier is LRU; leave eviction_policy unset"),
+    "cache_policy_module_path": (lambda v: not v, "the contract's tier is LRU; a custom cache policy is not modelled"),
+    "store_threshold": (lambda v: int(v) <= 1, "the contract stores every offered chunk; store_threshold 0 or 1 does"),
+    "enable_request_free_prefetch": (lambda v: not v, "the contract has no load job without a request"),
+}
+
+
+def _refuse_what_the_log_cannot_say(extra, kv_cache_config):
+    """The engine's KV cache groups, or a ValueError (logged at ERROR) naming the group or the setting that
+    contract revision 6 cannot say (section 9.4). Only the scheduler role, which writes the log, refuses."""
     try:
-        groups = describe(kv_cache_config)
-        if is_revision4(groups):
-            block_size = int(vllm_config.cache_config.block_size)
-            offloaded = int(extra.get("block_size", block_size))
-            config = {"gpuBlockSize": block_size, "blocksPerChunk": max(1, offloaded // block_size)}
-        else:
-            offloaded = extra.get("block_size")
-            config = {"blocksPerChunk": blocks_per_chunk(groups, None if offloaded is None else int(offloaded))}
+        for name, (modelled, instead) in _UNMODELLED.items():
+            if name in extra and extra[name] is not None:
+                try:
+                    ok = modelled(extra[name])
+                except (TypeError, ValueError):
+                    ok = False
+                if not ok:
+                    raise ValueError("kvledger capture cannot record kv_connector_extra_config %s=%r: not modelled "
+                                     "in contract revision 6 (section 9.4); %s (docs/vllm-capture.md)"
+                                     % (name, extra[name], instead))
+        return describe(kv_cache_config)
     except ValueError as e:
         logger.error("%s", e)
         raise
-    config["workers"] = int(getattr(vllm_config.parallel_config, "world_size", 1) or 1)
-    config["cpuCapacityChunks"] = int(extra.get("kvledger_cpu_capacity_chunks", extra.get("num_cpu_blocks", 1024)))
-    config["releasePolicy"] = "FENCE"
-    if extra.get("max_offload_tokens") is not None:
-        config["maxOffloadTokens"] = int(extra["max_offload_tokens"])
-    if extra.get("offload_prompt_only"):
-        config["offloadPromptOnly"] = True
-    if not is_revision4(groups):
-        config["groups"] = groups
+
+
+def _refuse_other_tiers(extra, scheduler):
+    """A tier other than vLLM's CPU memory manager (a tiering spec's ``spec_name``) is not modelled (9.4): told by
+    the manager vLLM's scheduler built, whatever the spec is called."""
+    manager = getattr(scheduler, "manager", None)
+    if manager is None:
+        return
+    if "CPUOffloadingManager" not in [cls.__name__ for cls in type(manager).__mro__]:
+        message = ("kvledger capture cannot record kv_connector_extra_config spec_name=%r: its tier (%s) is not "
+                   "vLLM's CPU memory tier, not modelled in contract revision 6 (section 9.4); capture with "
+                   "CPUOffloadingSpec (docs/vllm-capture.md)" % (extra.get("spec_name"), type(manager).__name__))
+        logger.error("%s", message)
+        raise ValueError(message)
+
+
+def _engine_config(vllm_config, extra, groups, scheduler):
+    """The kvledger config of the captured engine. What vLLM's offloading scheduler derived (``blocks_per_chunk``,
+    the worker count, ``offload_prompt_only``, each group's EAGLE flag, the CPU tier's blocks) is read from the
+    wrapped connector's own scheduler config and manager, not derived again; only an inner connector without
+    them (not vLLM's) falls back to the extra config, with vLLM's defaults."""
+    try:
+        config = _offloading_facts(vllm_config, extra, scheduler, groups)
+        if groups is not None and "eagle" in config:
+            for group, eagle in zip(groups, config.pop("eagle")):
+                group["eagle"] = bool(eagle)
+        config.pop("eagle", None)
+        tokens_per_hash = config.pop("tokensPerHash", None)
+        unit = hash_block_size(groups) if groups else int(vllm_config.cache_config.block_size)
+        if tokens_per_hash is not None and int(tokens_per_hash) != unit:
+            raise ValueError("kvledger capture: vLLM hashes blocks of %d tokens where the KV cache groups give %d "
+                             "(--prefix-match-unit, or decode context parallelism): the capture's keys would name "
+                             "the wrong prefixes, so it is not modelled (docs/vllm-capture.md)" % (tokens_per_hash, unit))
+        if is_revision4(groups):
+            block_size = int(groups[0]["blockSize"]) if groups else int(vllm_config.cache_config.block_size)
+            config = dict({"gpuBlockSize": block_size}, **config)
+        else:
+            check_blocks_per_chunk(groups, config["blocksPerChunk"])
+            config["groups"] = groups
+    except ValueError as e:
+        logger.error("%s", e)
+        raise
     return config
+
+
+def _offloading_facts(vllm_config, extra, scheduler, groups):
+    facts = getattr(scheduler, "config", None)
+    manager = getattr(scheduler, "manager", None)
+    out = {}
+    if facts is not None:
+        out["blocksPerChunk"] = int(facts.blocks_per_chunk)
+        out["workers"] = int(facts.num_workers)
+    else:
+        out["blocksPerChunk"] = _blocks_per_chunk_of(vllm_config, extra, groups)
+        out["workers"] = int(getattr(vllm_config.parallel_config, "world_size", 1) or 1)
+    capacity = getattr(manager, "_num_blocks", None)
+    if capacity is None:
+        capacity = extra.get("kvledger_cpu_capacity_chunks", extra.get("num_cpu_blocks", 1024))
+    out["cpuCapacityChunks"] = int(capacity)
+    out["releasePolicy"] = "FENCE"
+    prompt_only = facts.offload_prompt_only if facts is not None else extra.get("offload_prompt_only", True)
+    if prompt_only:
+        out["offloadPromptOnly"] = True
+    if facts is not None and getattr(facts, "kv_group_configs", None) is not None:
+        out["eagle"] = [bool(g.is_eagle_group) for g in facts.kv_group_configs]
+    if facts is not None and getattr(facts, "tokens_per_hash", None) is not None:
+        out["tokensPerHash"] = facts.tokens_per_hash
+    return out
+
+
+def _blocks_per_chunk_of(vllm_config, extra, groups):
+    """vLLM's ``build_offloading_config``: ``blocks_per_chunk``, else ``block_size`` over the groups' one block
+    size (vLLM refuses ``block_size`` with groups of different block sizes)."""
+    if extra.get("blocks_per_chunk") is not None:
+        return int(extra["blocks_per_chunk"])
+    if extra.get("block_size") is None:
+        return 1
+    sizes = sorted({g["blockSize"] for g in groups}) if groups else [int(vllm_config.cache_config.block_size)]
+    if len(sizes) > 1:
+        raise ValueError("kvledger capture: the offloaded block_size %s needs every KV cache group to have one block "
+                         "size, as vLLM's offloading config does; the groups have %s"
+                         % (extra["block_size"], ", ".join(str(s) for s in sizes)))
+    return max(1, int(extra["block_size"]) // sizes[0])
+
+
+def engine_folder(extra, vllm_config):
+    """The capture folder of this engine: ``kvledger_capture_dir``, and in it one folder per data-parallel engine
+    (``dp<rank>``) when vLLM runs several, so no two engines write the same files."""
+    folder = extra.get("kvledger_capture_dir", "kvledger-capture")
+    parallel = getattr(vllm_config, "parallel_config", None)
+    size = int(getattr(parallel, "data_parallel_size", 1) or 1)
+    if size > 1:
+        rank = getattr(parallel, "data_parallel_index", None)
+        if rank is None:
+            rank = getattr(parallel, "data_parallel_rank", 0)
+        return os.path.join(folder, "dp%d" % int(rank or 0))
+    return folder
+
+
+def _segment_bytes(extra):
+    value = extra.get("kvledger_capture_segment_bytes")
+    return int(value) if value else 0
+
+
+def producer():
+    """``producer`` of the log (contract 9.3): the capture's version and vLLM's (its installed distribution's,
+    else its module's ``__version__``)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+        try:
+            version = installed("vllm")
+        except PackageNotFoundError:
+            import vllm
+            version = getattr(vllm, "__version__", None)
+    except ImportError:
+        version = None
+    return "kvledger_capture %s / vLLM %s" % (__version__, version or "unknown")
+
+
+_EVICTION_LISTENERS = "__kvledger_evicted__"
+
+
+def _listen_to_evictions(scheduler, evicted):
+    """Hears what the CPU manager evicts to make room for a store, with the request it stores for, while vLLM's
+    ``prepare_store`` runs (inside ``build_connector_meta``): whether or not vLLM's KV events are on, and with
+    vLLM's own offload keys (the block hash and the group), which are the keys the capture writes."""
+    manager = getattr(scheduler, "manager", None)
+    prepare = getattr(manager, "prepare_store", None)
+    if prepare is None:
+        return
+
+    def prepare_store(keys, req_context, *args, **kwargs):
+        output = prepare(keys, req_context, *args, **kwargs)
+        if output is None:  # no room: vLLM makes no job and offers the chunks again next step (StoreDeferred)
+            evicted.append(("deferred", getattr(req_context, "req_id", None), [bytes(k).hex() for k in keys]))
+            return output
+        gone = getattr(output, "evicted_keys", None)
+        if gone:
+            evicted.append(("evicted", getattr(req_context, "req_id", None), [bytes(k).hex() for k in gone]))
+        return output
+    manager.prepare_store = prepare_store
+    setattr(manager, _EVICTION_LISTENERS, True)
+
+
+def _listens_to_evictions(scheduler):
+    return bool(getattr(getattr(scheduler, "manager", None), _EVICTION_LISTENERS, False))

@@ -84,6 +84,11 @@ class Geometry:
             return hashes[index]
         return hashes[index] + "%08x" % g
 
+    def evicted_key(self, offload_key):
+        """kvledger's key of one of vLLM's offload keys (hex: the block hash, then the group as four big-endian
+        bytes): the same string :meth:`key` makes, which without groups is the block hash alone."""
+        return offload_key if self.grouped else offload_key[:-8]
+
     def engine_configured(self, config):
         """The fields of ``EngineConfigured`` (contract 3 and 7.1), ``groups`` last when grouped."""
         full = {"gpuBlockSize": 16, "blocksPerChunk": 1, "workers": 1, "cpuCapacityChunks": 1024,

@@ -15,14 +15,29 @@ from math import gcd
 #: vLLM's spec classes (by name, through the class's bases) and the contract's kind of each.
 KINDS = (("SlidingWindowSpec", "SLIDING_WINDOW"), ("FullAttentionSpec", "FULL"))
 
+#: Spec classes of a kind above that the contract still cannot say (section 9.4), by name: RSWA frees a gap in
+#: the middle of a full-attention table, which no FreeWindowBlocks of the contract describes.
+REFUSED = ("RSWASpec",)
+
 
 def _kind(spec):
     names = [cls.__name__ for cls in type(spec).__mro__]
+    if any(name in REFUSED for name in names):
+        return None
     for name in names:  # most derived first: SlidingWindowMLASpec is a sliding window
         for spec_name, kind in KINDS:
             if name == spec_name:
                 return kind
     return None
+
+
+def representative(spec):
+    """The per-layer spec of vLLM's ``UniformTypeKVCacheSpecs`` (layers of one type, different page sizes: the
+    worker's spec of such a group), as vLLM's ``generate_scheduler_kv_cache_config`` picks it: the first."""
+    specs = getattr(spec, "kv_cache_specs", None)
+    if type(spec).__name__ == "UniformTypeKVCacheSpecs" and specs:
+        return next(iter(specs.values()))
+    return spec
 
 
 def describe(kv_cache_config):
@@ -36,7 +51,7 @@ def describe(kv_cache_config):
         return None
     described = []
     for index, group in enumerate(groups):
-        spec = getattr(group, "kv_cache_spec", None)
+        spec = representative(getattr(group, "kv_cache_spec", None))
         kind = _kind(spec)
         layers = list(getattr(group, "layer_names", None) or ())
         if kind is None:
@@ -49,6 +64,12 @@ def describe(kv_cache_config):
         entry = {"kind": kind, "blockSize": int(spec.block_size)}
         if kind == "SLIDING_WINDOW":
             entry["slidingWindow"] = int(spec.sliding_window)
+            retained = int(getattr(spec, "extra_retained_tokens", 0) or 0)
+            if retained > 0:
+                raise ValueError(
+                    "kvledger capture cannot record KV cache group %d: a sliding window that retains %d extra tokens "
+                    "(SlidingWindowSpec.extra_retained_tokens, multi-module MTP) is not modelled in contract revision 6 "
+                    "(section 9.4); capture without multi-module MTP (docs/vllm-capture.md)" % (index, retained))
         entry["eagle"] = bool(getattr(group, "is_eagle_group", False))
         described.append(entry)
     return described
@@ -59,21 +80,12 @@ def is_revision4(groups):
     return groups is None or (len(groups) == 1 and groups[0]["kind"] == "FULL" and not groups[0]["eagle"])
 
 
-def blocks_per_chunk(groups, offloaded_block_size):
-    """``F`` from the offloaded block size, shared by all groups (vLLM allows it only with equal block sizes)."""
-    sizes = sorted({g["blockSize"] for g in groups})
-    if offloaded_block_size is None:
-        return 1
-    if len(sizes) > 1:
-        raise ValueError("kvledger capture: the offloaded block_size %d needs every KV cache group to have one block "
-                         "size, as vLLM's offloading config does; the groups have %s"
-                         % (offloaded_block_size, ", ".join(str(s) for s in sizes)))
-    per_chunk = max(1, int(offloaded_block_size) // sizes[0])
+def check_blocks_per_chunk(groups, per_chunk):
+    """Refuses ``blocksPerChunk`` > 1 with a sliding-window group: malformed in the contract (7.11, 8)."""
     if per_chunk > 1 and any(g["kind"] == "SLIDING_WINDOW" for g in groups):
-        raise ValueError("kvledger capture: blocksPerChunk %d (block_size %d over GPU blocks of %d) with a sliding-window "
-                         "group is malformed in the contract (a null sub-block would make a partial chunk); capture "
-                         "with block_size equal to the GPU block size" % (per_chunk, offloaded_block_size, sizes[0]))
-    return per_chunk
+        raise ValueError("kvledger capture: blocksPerChunk %d (kv_connector_extra_config block_size or "
+                         "blocks_per_chunk) with a sliding-window group is malformed in the contract (a null sub-block "
+                         "would make a partial chunk); capture with one GPU block per chunk" % per_chunk)
 
 
 def lcm_block_size(groups):

@@ -19,7 +19,8 @@ STATUS_REASONS = {"FINISHED_STOPPED": "STOPPED", "FINISHED_LENGTH_CAPPED": "LENG
 
 
 class _Request:
-    __slots__ = ("prompt_len", "known", "computed", "tables", "held", "hashes", "finished", "jobs")
+    __slots__ = ("prompt_len", "known", "computed", "tables", "held", "hashes", "finished", "jobs", "matched",
+                 "old_tables", "release_at_load", "done", "freed")
 
     def __init__(self, prompt_len, groups):
         self.prompt_len = prompt_len
@@ -31,6 +32,11 @@ class _Request:
         self.hashes = []             # vLLM's block hashes (hex), for keys
         self.finished = False
         self.jobs = set()
+        self.matched = False         # whether a MatchPrefix was written (a request first seen mid-stream has none)
+        self.old_tables = None       # the tables a preemption emptied, to place a store vLLM still makes from them
+        self.release_at_load = None  # an abort during a load: the load's job, whose end releases its blocks
+        self.done = False            # past its last record (the step after its finish): forgotten once idle
+        self.freed = None            # per group, window block -> the table entry it had before the free (7.11 1)
 
 
 class Translator:
@@ -40,7 +46,10 @@ class Translator:
     load at the allocation, as kvledger does, but names it in the step's metadata, built after).
     """
 
-    def __init__(self, config):
+    #: Request ids forgotten most recently, so a late record of one is recognised (never registered again).
+    FORGOTTEN_KEPT = 4096
+
+    def __init__(self, config, producer=None):
         self.config = dict(config)
         self.geometry = Geometry(self.config)
         self.block_size = self.config.get("gpuBlockSize", 16)
@@ -57,7 +66,14 @@ class Translator:
         self._stale_below = 0
         self._awaiting_load = {}  # request id -> index in events just after its loading allocation
         self._awaiting_finish = {}  # request id -> index in events just after its RequestFinished/Aborted
-        self._event("EngineConfigured", **self.geometry.engine_configured(self.config))
+        self._command_count = 0   # commands made so far (``commands`` keeps only those not yet written)
+        self._evictions = {}      # request id -> keys the CPU tier evicted for its store being built
+        self._preempted_early = set()  # preempted by a reset outside schedule(), before the step reports it
+        self._forgotten = {}      # request id -> None, oldest first (FORGOTTEN_KEPT at most)
+        configured = self.geometry.engine_configured(self.config)
+        if producer:
+            configured["producer"] = producer  # contract 9.3: last, after groups
+        self._event("EngineConfigured", **configured)
 
     # --- the calls -------------------------------------------------------------------------------
 
@@ -66,13 +82,25 @@ class Translator:
 
     def _on_get_num_new_matched_tokens(self, r):
         req = self._ensure(r["request"])
+        if req is None:
+            return
+        rid = r["request"]["request_id"]
+        if req.held and not req.finished:
+            # vLLM freed a live request's blocks where the connector does not hear it, and looks it up again:
+            # recomputation after a failed load (kv_load_failure_policy=recompute) or a preemption outside
+            # schedule(), reported in this step's preempted_req_ids. The log says so as a preemption, so the
+            # request holds no block before its new match.
+            self._preempt(rid, req, sorted(req.jobs))
+            self._preempted_early.add(rid)
         self._sync_tokens(r["request"])
         gpu_hit = r["num_computed_tokens"]
         self._command("MatchPrefix", requestId=r["request"]["request_id"], gpuHitTokens=gpu_hit)
+        req.matched = True
         hits, _async = r["result"]
         rid = r["request"]["request_id"]
         if hits is None:
-            reason = "TRANSFER_IN_FLIGHT" if req.jobs else "CHUNK_BEING_LOADED"
+            # vLLM's own reason, read from its scheduler when it answered; a guess only without that state
+            reason = r.get("deferral") or ("TRANSFER_IN_FLIGHT" if req.jobs else "CHUNK_WRITE_IN_FLIGHT")
             self._event("PrefixMatchDeferred", requestId=rid, gpuHitTokens=gpu_hit, reason=reason)
             return
         geometry = self.geometry
@@ -89,6 +117,8 @@ class Translator:
     def _on_update_state_after_alloc(self, r):
         rid = r["request"]["request_id"]
         req = self._ensure(r["request"])
+        if req is None:
+            return
         external = r["num_external_tokens"]
         if external > 0:
             # The request now waits for its load and is not in this step's scheduler output: its blocks are
@@ -98,7 +128,9 @@ class Translator:
 
     @property
     def ready(self):
-        return min(list(self._awaiting_load.values()) + list(self._awaiting_finish.values()), default=len(self.events))
+        # a loading allocation stays unwritten too: a flush may have to go before it
+        return min([i - 1 for i in self._awaiting_load.values()] + list(self._awaiting_finish.values()),
+                   default=len(self.events))
 
     def release(self):
         """At the end: no load job will come for an allocation still waiting for one."""
@@ -106,40 +138,53 @@ class Translator:
         self._awaiting_finish.clear()
 
     def _on_build_connector_meta(self, r):
-        loads = []
-        for job in r.get("load_jobs", ()):
-            at = self._awaiting_load.pop(job["req_id"], None)
-            if at is None:
-                loads.append(job)
-            else:
-                self._insert(job, at, "LoadJobScheduled")
+        preempted = set(r.get("preempted_req_ids", ()))
+        for rid, keys in r.get("evicted", ()):  # the CPU manager made room for rid's store: written before it
+            self._evictions.setdefault(rid, []).extend(self.geometry.evicted_key(k) for k in keys)
+        deferred = {}  # request id -> the chunks vLLM offered and the CPU manager had no room for
+        for rid, keys in r.get("deferred", ()):
+            deferred.setdefault(rid, []).extend(keys)
         # vLLM builds a finished request's last store here, one step after the finish, from the blocks it freed
         # (its fence guards them): the store kvledger makes at the finish, so it is written there.
         finished, self._awaiting_finish = self._awaiting_finish, {}
         store_jobs = []
         for job in r.get("store_jobs", ()):
             if job["req_id"] in finished:
-                self._insert(job, finished[job["req_id"]], "StoreJobScheduled")
-                for rid, index in finished.items():
-                    if index >= finished[job["req_id"]] and rid != job["req_id"]:
-                        finished[rid] = index + 1
+                at = finished[job["req_id"]]
+                added = self._insert(at, lambda job=job: self._schedule(job, "StoreJobScheduled"))
+                for rid, index in finished.items():  # its own next store, if any, goes after this one
+                    if index >= at:
+                        finished[rid] = index + added
             else:
                 store_jobs.append(job)
+        # Stores vLLM flushes because this step hands out a block they read (a finished request's, or a freed
+        # window block): each FlushRequired goes just before the allocation that hands the block out, naming it.
+        fenced = {}
+        for j in r.get("jobs_to_flush", ()):
+            if j in self._jobs and self._jobs[j][1] not in preempted:
+                for b in _flat(self._jobs[j][2]):
+                    fenced.setdefault(b, set()).add(j)
+        flushed = set()
+        loads = []
+        for job in r.get("load_jobs", ()):
+            at = self._awaiting_load.pop(job["req_id"], None)
+            if at is None:
+                loads.append(job)
+                continue
+            allocation = self.events[at - 1] if at >= 1 else None
+            if allocation is not None and allocation.get("type") == "BlocksAllocated":
+                handed = [b for b in _flat(_per_group(allocation["blockIds"])) if b]
+                at += self._insert(at - 1, lambda handed=handed: self._flush_for(handed, fenced, flushed))
+            self._insert(at, lambda job=job: self._schedule(job, "LoadJobScheduled"))
         self.step += 1
         for rid in r.get("preempted_req_ids", ()):
             req = self._requests.get(rid)
             if req is None or req.finished:
                 continue
-            self._command("PreemptRequest", requestId=rid)
-            flushed = sorted(j for j in r.get("jobs_to_flush", ()) if self._jobs.get(j, (None, None))[1] == rid)
-            self._event("RequestPreempted", requestId=rid)
-            if flushed:
-                self._event("FlushRequired", jobIds=flushed, blockIds=self._job_blocks(flushed))
-            if any(_held(req)):
-                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
-            req.tables = self.geometry.empty()
-            req.held = False
-            req.computed = 0
+            if rid in self._preempted_early:  # a reset preempted it already, where vLLM did
+                self._preempted_early.discard(rid)
+                continue
+            self._preempt(rid, req, r.get("jobs_to_flush", ()))
         # vLLM decides a step's stores together, after all of the step's scheduling; each is written right
         # after the last fact of its request in the step, where the contract's rules would make it.
         stores = {}
@@ -148,6 +193,10 @@ class Translator:
         for sched in r.get("scheduled", ()):
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
+            if req is None:
+                continue
+            if not req.matched:  # first seen mid-stream (a streaming-input session): its KV so far is vLLM's own
+                self._match_locally(rid, req, sched["request"])
             self._sync_tokens(sched["request"])
             blocks = self.geometry.lists(sched.get("block_ids"))
             if sched.get("new") or sched.get("resumed"):
@@ -155,6 +204,7 @@ class Translator:
                 # seen (a load's allocation was reported when vLLM made it).
                 blocks = _tail(blocks, req.tables)
             if any(blocks):
+                self._flush_for([b for b in _flat(blocks) if b], fenced, flushed)
                 self._allocate(rid, req, blocks, 0)
             tokens = r["num_scheduled_tokens"].get(rid, 0)
             if tokens > 0:
@@ -163,15 +213,73 @@ class Translator:
                 self._event("TokensComputed", requestId=rid, numComputedTokens=req.computed)
                 for job in stores.pop(rid, ()):
                     self._schedule(job, "StoreJobScheduled")
-        flush_others = sorted(j for j in r.get("jobs_to_flush", ())
-                              if j in self._jobs and self._jobs[j][1] not in r.get("preempted_req_ids", ()))
-        if flush_others:
+                if rid in deferred:
+                    self._defer(rid, req, deferred.pop(rid))
+        flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
+        if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
         for job in loads:
             self._schedule(job, "LoadJobScheduled")
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
             for job in jobs:
                 self._schedule(job, "StoreJobScheduled")
+        for rid, keys in sorted(deferred.items()):  # a request not scheduled this step (a finished one)
+            req = self._requests.get(rid)
+            if req is not None:
+                self._defer(rid, req, keys)
+        for rid, keys in sorted(self._evictions.items()):  # evictions for no store written (none expected)
+            self._event("ChunksEvicted", keys=keys)
+        self._evictions.clear()
+        for rid in r.get("finished_req_ids", ()):  # their last record: forgotten once nothing is in flight
+            req = self._requests.get(rid)
+            if req is not None and req.finished:
+                req.done = True
+                self._forget_if_idle(rid, req)
+
+    def _defer(self, rid, req, offload_keys):
+        """StoreDeferred (TIER_FULL): the chunks of vLLM's offer its CPU manager could not make room for."""
+        geometry = self.geometry
+        chunks = geometry.empty()
+        for key in offload_keys:
+            g = int(key[-8:], 16) if geometry.grouped else 0
+            block_hash = key[:-8]
+            if block_hash in req.hashes:
+                unit = req.hashes.index(block_hash) + 1
+                chunks[g].append(unit * geometry.hash_unit // geometry.chunk_sizes[g] - 1)
+        self._event("StoreDeferred", requestId=rid, chunkIndices=geometry.shape([sorted(set(c)) for c in chunks]),
+                    reason="TIER_FULL")
+
+    def _flush_for(self, handed, fenced, flushed):
+        """A FlushRequired before an allocation that hands out blocks a store in flight reads (vLLM flushes it in
+        this step's metadata), naming those blocks only."""
+        blocks = [b for b in handed if b in fenced]
+        if blocks:
+            jobs = sorted({j for b in blocks for j in fenced[b]})
+            flushed.update(jobs)
+            self._event("FlushRequired", jobIds=jobs, blockIds=blocks)
+
+    def _preempt(self, rid, req, jobs_to_flush):
+        self._command("PreemptRequest", requestId=rid)
+        flushed = sorted(j for j in jobs_to_flush if self._jobs.get(j, (None, None))[1] == rid)
+        self._event("RequestPreempted", requestId=rid)
+        if flushed:
+            self._event("FlushRequired", jobIds=flushed, blockIds=self._job_blocks(flushed))
+        if any(_held(req)):
+            self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
+        req.old_tables = req.tables
+        req.tables = self.geometry.empty()
+        req.held = False
+        req.computed = 0
+
+    def _match_locally(self, rid, req, request):
+        """A request vLLM schedules without having asked the connector (it was first seen with computed tokens):
+        a match of its locally computed tokens, nothing from the CPU tier."""
+        computed = int(request.get("num_computed_tokens", 0) or 0)
+        self._command("MatchPrefix", requestId=rid, gpuHitTokens=computed)
+        self._event("PrefixMatched", requestId=rid, gpuHitTokens=computed, externalTokens=0,
+                    hitChunks=self.geometry.shape(self.geometry.empty()) if self.geometry.grouped else [])
+        req.matched = True
+        req.computed = computed
 
     def _on_update_connector_output(self, r):
         invalid = set(r.get("invalid_block_ids", ()))
@@ -186,15 +294,16 @@ class Translator:
             if req is not None and req.finished and req.held:  # a delayed free ends
                 self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
                 req.held = False
+                self._forget_if_idle(rid, req)
 
     def _on_request_finished(self, r):
         rid = r["request"]["request_id"]
         req = self._ensure(r["request"])
-        if req.finished:
+        if req is None or req.finished:
             return
         self._sync_tokens(r["request"])
         status = r["request"].get("status", "")
-        if status == "FINISHED_ABORTED":
+        if status in ("FINISHED_ABORTED", "FINISHED_ERROR"):  # an error (a failed load, policy fail) ends it too
             self._command("AbortRequest", requestId=rid)
             self._event("RequestAborted", requestId=rid)
         else:
@@ -204,7 +313,17 @@ class Translator:
         req.finished = True
         self._awaiting_finish[rid] = len(self.events)
         delay_free = bool(r.get("result", (False, None))[0])
-        if req.held and not delay_free:
+        loading = [j for j in sorted(req.jobs) if self._jobs[j][0] == "LoadJobScheduled"]
+        if req.held and loading and status in ("FINISHED_ABORTED", "FINISHED_ERROR"):
+            # vLLM frees an aborted request's blocks when its load ends (delay_free_blocks of a request waiting
+            # for remote KVs): the rest now, the load's destinations at its LoadJobCompleted.
+            destinations = set(_flat(self._jobs[loading[0]][2]))
+            rest = [[b for b in table if b is not None and b not in destinations] for table in req.tables]
+            if any(rest):
+                self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(rest))
+            req.tables = [[b if b in destinations else None for b in table] for table in req.tables]
+            req.release_at_load = loading[0]
+        elif req.held and not delay_free:
             if any(_held(req)):
                 self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
             req.held = False
@@ -214,8 +333,10 @@ class Translator:
         null in its table, as vLLM replaces them with its null block (contract 7.3, 7.9)."""
         rid = r["request_id"]
         req = self._requests.get(rid)
-        if req is None:
-            raise ValueError("remove_skipped_blocks freed blocks of request %s, which the capture never saw" % rid)
+        if req is None or not req.held:
+            # A request the log holds no table of (first seen mid-stream, before its first allocation, or one
+            # forgotten): vLLM frees blocks the log never gave it, so there is nothing to record.
+            return
         group = int(r["group"])
         freed = [int(b) for b in r["block_ids"]]
         lists = self.geometry.empty()
@@ -223,8 +344,11 @@ class Translator:
         self._command("FreeWindowBlocks", requestId=rid, blockIds=self.geometry.shape(lists))
         self._event("WindowBlocksFreed", requestId=rid, blockIds=self.geometry.shape(lists))
         table = req.tables[group]
+        if req.freed is None:
+            req.freed = [{} for _ in req.tables]
         for block in freed:
             if block in table:
+                req.freed[group][block] = table.index(block)  # vLLM may still store from it (7.11, departure 1)
                 table[table.index(block)] = None
 
     def _on_take_events(self, r):
@@ -233,6 +357,11 @@ class Translator:
             self._event("ChunksEvicted", keys=list(r["removed"]))
 
     def _on_reset_cache(self, r):
+        for rid in r.get("preempted", ()):  # reset_prefix_cache(reset_running_requests=True) preempted them first
+            req = self._requests.get(rid)
+            if req is not None and req.held and not req.finished:
+                self._preempt(rid, req, sorted(req.jobs))
+                self._preempted_early.add(rid)
         self._command("ResetCache")
         in_flight = sorted(self._jobs)
         self._event("CacheReset", staleBelowJobId=self._next_job)
@@ -240,25 +369,64 @@ class Translator:
         if in_flight:
             self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
-        for req in self._requests.values():
+        self._keys_of.clear()
+        for rid, req in list(self._requests.items()):
             req.jobs.clear()
+            if req.release_at_load is not None:  # its load is dropped: vLLM frees the blocks with it
+                self._release_after_load(rid, req)
+            self._forget_if_idle(rid, req)
 
     # --- helpers -----------------------------------------------------------------------------------
 
     def _ensure(self, request):
+        """The request, registered when first seen; None for a request already forgotten (a late record)."""
         rid = request["request_id"]
         req = self._requests.get(rid)
         if req is None:
+            if rid in self._forgotten:
+                return None
+            if "prompt_token_ids" not in request:
+                raise ValueError("request %s is first seen without its prompt (vLLM never added it)" % rid)
             prompt = list(request["prompt_token_ids"])
             req = self._requests[rid] = _Request(len(prompt), self.geometry.count)
-            self._command("RegisterRequest", requestId=rid, promptTokens=prompt)
-            self._event("RequestRegistered", requestId=rid, promptLength=len(prompt), promptTokens=prompt)
+            controls = request.get("controls") or {}
+            given = {k: controls[k] for k in ("maxOffloadTokens", "maxLoadTokens", "skipReadingPrefixCache")
+                     if k in controls}  # contract 9.1: only those vLLM applies, in this order
+            self._command("RegisterRequest", requestId=rid, promptTokens=prompt, **given)
+            self._event("RequestRegistered", requestId=rid, promptLength=len(prompt), promptTokens=prompt, **given)
         req.hashes.extend(request.get("new_hashes", ()))
         return req
 
+    def _forget_if_idle(self, rid, req):
+        """Drops a request past its last record once nothing of it is in flight or held: the translator's memory
+        is that of the requests in the engine, not of the run."""
+        if req.done and not req.jobs and not req.held:
+            del self._requests[rid]
+            self._preempted_early.discard(rid)
+            self._forgotten[rid] = None
+            if len(self._forgotten) > self.FORGOTTEN_KEPT:
+                del self._forgotten[next(iter(self._forgotten))]
+
+    def _release_after_load(self, rid, req):
+        req.release_at_load = None
+        if req.held and any(_held(req)):
+            self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
+        req.held = False
+
+    def forget_written(self, commands, events):
+        """Drops the first ``commands`` commands and ``events`` events, which the writer wrote (only final
+        events are written, so no insertion point is among them)."""
+        del self.commands[:commands]
+        del self.events[:events]
+        for awaiting in (self._awaiting_load, self._awaiting_finish):
+            for rid in awaiting:
+                awaiting[rid] -= events
+
     def _sync_tokens(self, request):
         """Output tokens vLLM appended, and speculative tokens it rejected, since kvledger last heard."""
-        req = self._requests[request["request_id"]]
+        req = self._requests.get(request["request_id"])
+        if req is None:
+            return
         rid = request["request_id"]
         new = request.get("new_tokens")
         if new:
@@ -292,11 +460,19 @@ class Translator:
         req = self._requests.get(rid)
         blocks = geometry.lists(job["block_ids"], nulls=False)
         tables = req.tables if req is not None else geometry.empty()
-        chunks = [sorted({table.index(b) // self.per_chunk for b in group if b in table})
-                  for table, group in zip(tables, blocks)]
+        # a store vLLM still makes from a table a preemption emptied (a finish-time store under asynchronous
+        # scheduling) reads the blocks at their old places: recorded as vLLM makes it, never as an empty store
+        old = req.old_tables if req is not None and req.old_tables is not None else geometry.empty()
+        freed = req.freed if req is not None and req.freed is not None else [{} for _ in tables]
+        chunks = [sorted({_place(b, table, before, gone) // self.per_chunk for b in group
+                          if _place(b, table, before, gone) is not None})
+                  for table, before, gone, group in zip(tables, old, freed, blocks)]
         hashes = req.hashes if req is not None else []
         keys = [[geometry.key(hashes, g, i) for i in group] for g, group in enumerate(chunks)]
         job_id = int(job["job_id"])
+        evicted = self._evictions.pop(rid, None) if event_type == "StoreJobScheduled" else None
+        if evicted:
+            self._event("ChunksEvicted", keys=evicted)
         self._jobs[job_id] = (event_type, rid, blocks, 0)
         self._next_job = max(self._next_job, job_id + 1)
         if req is not None:
@@ -310,7 +486,7 @@ class Translator:
         job = self._jobs.get(job_id)
         if job is None:
             if job_id < self._stale_below:  # vLLM ignores it, as kvledger refuses it
-                self._event("CommandRejected", line=len(self.commands) + 1, cmd="CompleteTransfer", code="STALE_JOB",
+                self._event("CommandRejected", line=self._command_count + 1, cmd="CompleteTransfer", code="STALE_JOB",
                             message="job %d was dropped by a reset (stale below %d)" % (job_id, self._stale_below),
                             jobId=job_id)
             return  # a completion vLLM ignores (below its stale threshold, or unknown)
@@ -321,33 +497,42 @@ class Translator:
             self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
+        keys = self._keys_of.pop(job_id, [])
         req = self._requests.get(rid)
         if req is not None:
             req.jobs.discard(job_id)
         if kind == "StoreJobScheduled":
             self._event("StoreJobCompleted", jobId=job_id, requestId=rid, success=True)
-            keys = self._keys_of.get(job_id, [])
             if keys:
                 self._event("ChunksStored", keys=keys)
         else:
             self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
+            if req is not None and req.release_at_load == job_id:
+                self._release_after_load(rid, req)
+        if req is not None:
+            self._forget_if_idle(rid, req)
 
-    def _insert(self, job, at, event_type):
-        """A job at ``at`` (after the fact that made it); the events after it move one seq on."""
+    def _insert(self, at, emit):
+        """Events ``emit`` writes, at ``at`` (after the fact that made them); the events after them move on.
+        Returns how many were inserted."""
         tail = self.events[at:]
         del self.events[at:]
-        self._seq = self.events[-1]["seq"] if self.events else 0
-        step, self.step = self.step, (self.events[-1]["step"] if self.events else self.step)
-        self._schedule(job, event_type)
+        if tail:
+            self._seq = tail[0]["seq"] - 1
+        step, self.step = self.step, (self.events[-1]["step"] if self.events else tail[0]["step"] if tail else self.step)
+        emit()
         self.step = step
+        added = len(self.events) - at
         for event in tail:
             self._seq += 1
             event["seq"] = self._seq
             self.events.append(event)
-        for awaiting in (self._awaiting_load, self._awaiting_finish):
-            for rid, index in awaiting.items():
-                if index > at:
-                    awaiting[rid] = index + 1
+        if added:
+            for awaiting in (self._awaiting_load, self._awaiting_finish):
+                for rid, index in awaiting.items():
+                    if index > at:
+                        awaiting[rid] = index + added
+        return added
 
     def _job_blocks(self, job_ids):
         """A flush's blocks: each job's group by group (contract 7.7), each block once."""
@@ -362,6 +547,7 @@ class Translator:
         line = {"cmd": cmd}
         line.update(fields)
         self.commands.append(line)
+        self._command_count += 1
 
     def _event(self, type_, **fields):
         self._seq += 1
@@ -374,6 +560,21 @@ class Translator:
 def _tail(blocks, tables):
     """Per group, the blocks of a whole table that a known table does not hold yet."""
     return [b[len(t):] if b[:len(t)] == t else b for b, t in zip(blocks, tables)]
+
+
+def _per_group(shaped):
+    """A per-group field as the log writes it, as lists per group (nulls kept)."""
+    return [shaped] if not shaped or not isinstance(shaped[0], list) else shaped
+
+
+def _place(block, table, old, freed):
+    """Where a job's block is in a request's table, else where it was before a window free or in the table a
+    preemption emptied; None if in none."""
+    if block in table:
+        return table.index(block)
+    if block in freed:
+        return freed[block]
+    return old.index(block) if block in old else None
 
 
 def _held(req):

@@ -1,21 +1,38 @@
-"""The capture's writer thread: call records in, two JSON Lines files out, off the scheduler's thread.
+"""The capture's writer: call records in, two JSON Lines files out, off the scheduler's thread.
+
+:class:`ProcessWriter` (what the connector uses) translates and writes in a child process, so that work never
+holds vLLM's GIL: in vLLM's process a sender thread only copies what vLLM appended to each request and pickles
+the records down a pipe. :class:`CaptureWriter` does the same in a thread of the calling process (the child
+runs one; the tests use it directly).
 
 A record the translator cannot take, or a write the disk refuses, stops the capture: it is logged once at
 ERROR through vLLM's logger (the seq of vLLM's log it stopped after, the scheduler step and the reason), and
 the files keep what was written before it, whole records only, so both stay readable prefixes
 (``kvledger audit`` and ``kvledger run`` read them). The scheduler never sees the error.
+
+Lines written are dropped from memory. With ``segment_bytes`` the files roll: vLLM's log is a store directory
+``vllm-events/`` of segments ``segment-<first seq, 20 digits>.jsonl`` (the layout kvledger's log tools read as
+one log: seq runs on across segments, the first begins with ``EngineConfigured``), and the scenario is
+``commands/commands-<part, 6 digits>.jsonl``, the first beginning with the config line (``cat`` them in
+order for ``kvledger run``). A segment is closed once it holds ``segment_bytes`` or more, at a write's end.
 """
 
+import collections
 import json
 import os
+import pickle
 import queue
+import struct
+import subprocess
+import sys
 import threading
 
+from .records import Expander
 from .translate import Translator
 
-try:  # vLLM's logger when vLLM is there: its format, its level, its handlers
-    from vllm.logger import init_logger
-except ImportError:  # pragma: no cover - depends on the environment
+if "vllm" in sys.modules:  # vLLM's logger in vLLM's process: its format, its level, its handlers (never
+    from vllm.logger import init_logger  # imported by the writer's child process, which reports to its parent)
+else:
     from logging import getLogger as init_logger
 
 logger = init_logger("kvledger_capture")
@@ -26,21 +43,36 @@ _STOP = object()
 class CaptureWriter:
     """The queue and the writer thread; ``error`` is the first failure (None while the capture is whole)."""
 
-    def __init__(self, folder, config):
+    #: Events kept in memory at most before they are written, when the queue never runs empty.
+    DRAIN_LINES = 4096
+
+    def __init__(self, folder, config, producer=None, segment_bytes=0, threaded=True):
         os.makedirs(folder, exist_ok=True)
         self.folder = folder
-        self.translator = Translator(config)
+        self.translator = Translator(config, producer=producer)
+        self._expander = Expander()
         self.error = None
         self._queue = queue.SimpleQueue()
-        self._commands = open(os.path.join(folder, "commands.jsonl"), "w", encoding="utf-8")
-        self._events = open(os.path.join(folder, "vllm-events.jsonl"), "w", encoding="utf-8")
-        self._written = [0, 0]       # lines of the translator's lists already in the files
+        self._segment_bytes = int(segment_bytes or 0)
+        self._parts = 0
+        self._seq_written = 0        # the seq of the last line of vLLM's log written
+        if self._segment_bytes:
+            for sub in ("commands", "vllm-events"):
+                os.makedirs(os.path.join(folder, sub), exist_ok=True)
+            self._commands = self._open("commands", "commands-%06d.jsonl" % 1)
+            self._events = self._open("vllm-events", "segment-%020d.jsonl" % 1)
+        else:
+            self._commands = open(os.path.join(folder, "commands.jsonl"), "w", encoding="utf-8")
+            self._events = open(os.path.join(folder, "vllm-events.jsonl"), "w", encoding="utf-8")
+        self._written = [0, 0]       # lines of the translator's lists already in the files (and dropped)
         # lengths of those lists after the last record translated whole (EngineConfigured is the first)
         self._kept = [len(self.translator.commands), len(self.translator.events)]
         self._commands.write(json.dumps({"config": self.translator.config}) + "\n")
         self._drain()
-        self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
-        self._thread.start()
+        self._thread = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
+            self._thread.start()
 
     def put(self, record):
         if self.error is None:
@@ -55,15 +87,24 @@ class CaptureWriter:
             record = self._queue.get()
             if record is _STOP:
                 break
-            if self.error is None:
-                if isinstance(record, tuple):
-                    self._drain()
-                    if self.error is None:
-                        self._stop(record[1], record=None)
-                else:
-                    self._feed(record)
-            if self._queue.empty() and self.error is None:
+            self.handle(record)
+            # written when the queue is idle, or every DRAIN_LINES lines when it never is (a writer behind)
+            if self.error is None and (self._queue.empty() or len(self.translator.events) >= self.DRAIN_LINES):
                 self._drain()
+        self.finish()
+
+    def handle(self, record):
+        """One record: translated, or a failure found before it (``("fail", reason)``) that stops the capture."""
+        if self.error is None:
+            if isinstance(record, tuple):
+                self._drain()
+                if self.error is None:
+                    self._stop(record[1], record=None)
+            else:
+                self._feed(record)
+
+    def finish(self):
+        """Writes what is left and closes the files."""
         if self.error is None:
             self.translator.release()
             self._drain()
@@ -76,22 +117,25 @@ class CaptureWriter:
     def _feed(self, record):
         t = self.translator
         try:
-            t.feed(record)
+            t.feed(self._expander.expand(record))
             self._kept = [len(t.commands), len(t.events)]
         except Exception as e:  # never let a capture problem reach the scheduler
             # Only whole records are written: what the failing one appended is taken back.
             del t.commands[self._kept[0]:]
             del t.events[self._kept[1]:]
+            self._kept = [len(t.commands), len(t.events)]
             self._drain()
             if self.error is None:
                 self._stop("%s: %s" % (type(e).__name__, e), record)
 
     def _drain(self):
         t = self.translator
-        pending = [(self._commands, t.commands, len(t.commands), 0), (self._events, t.events, t.ready, 1)]
-        for f, lines, end, i in pending:
+        for lines, end, i in ((t.commands, len(t.commands), 0), (t.events, t.ready, 1)):
             if self._written[i] >= end:
                 continue
+            if self._segment_bytes and not self._roll(i, lines[self._written[i]]):
+                return
+            f = self._events if i else self._commands
             text = "".join(json.dumps(line) + "\n" for line in lines[self._written[i]:end])
             start = f.tell()
             try:
@@ -106,17 +150,181 @@ class CaptureWriter:
                 self._stop("cannot write %s: %s" % (os.path.basename(f.name), e), record=None)
                 return
             self._written[i] = end
+            if i == 1:
+                self._seq_written = lines[end - 1]["seq"]
+        # what is in the files leaves memory
+        t.forget_written(self._written[0], self._written[1])
+        self._kept = [self._kept[0] - self._written[0], self._kept[1] - self._written[1]]
+        self._written = [0, 0]
+
+    def _open(self, sub, name):
+        return open(os.path.join(self.folder, sub, name), "w", encoding="utf-8")
+
+    def _roll(self, i, first_line):
+        """Before a write: closes a full segment (or scenario part) and begins the next, named after the seq of
+        the first line it will hold (the scenario's parts are numbered). False when that fails (stopped)."""
+        f = self._events if i else self._commands
+        try:
+            if f.tell() < self._segment_bytes:
+                return True
+            f.close()
+            if i:
+                self._events = self._open("vllm-events", "segment-%020d.jsonl" % first_line["seq"])
+            else:
+                self._parts += 1
+                self._commands = self._open("commands", "commands-%06d.jsonl" % (self._parts + 1))
+            return True
+        except OSError as e:
+            self._stop("cannot roll %s: %s" % (os.path.basename(f.name), e), record=None)
+            return False
 
     def _stop(self, reason, record):
         t = self.translator
         self.error = reason
         call = " in %s" % record.get("call") if isinstance(record, dict) else ""
-        written = t.events[self._written[1] - 1]["seq"] if self._written[1] else 0
+        written = self._seq_written
         logger.error("kvledger capture stopped at scheduler step %d%s: %s; %s keeps vLLM's log up to seq %d "
                      "(whole records only, readable)", t.step, call, reason, self.folder, written)
 
     def close(self):
         """Writes what is queued and closes the files. Idempotent."""
-        if self._thread.is_alive():
+        if self._thread is not None and self._thread.is_alive():
             self._queue.put(_STOP)
             self._thread.join()
+
+
+class ProcessWriter:
+    """The writer in a child process (``python -m kvledger_capture.writer``): the queue and a sender thread
+    here, the translation and the files there. ``error`` is the first failure the child reported (None while
+    the capture is whole); each is logged here once, at ERROR, through vLLM's logger."""
+
+    def __init__(self, folder, config, producer=None, segment_bytes=0):
+        os.makedirs(folder, exist_ok=True)  # a folder vLLM cannot write stops vLLM's start, as before
+        self.folder = folder
+        self.error = None
+        self._queue = collections.deque()  # appended on the scheduler's thread without waking anyone
+        self._kicked = threading.Event()
+        self._expander = Expander()
+        env = dict(os.environ)
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        self._child = subprocess.Popen([sys.executable, "-m", "kvledger_capture.writer"], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, env=env)
+        self._send((folder, config, producer, segment_bytes))
+        self._reader = threading.Thread(target=self._read, name="kvledger-capture-reports", daemon=True)
+        self._reader.start()
+        self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
+        self._thread.start()
+
+    #: Seconds the sender waits for a kick before it sends what is queued anyway.
+    IDLE_SECONDS = 0.05
+
+    def put(self, record):
+        if self.error is None:
+            self._queue.append(record)
+
+    def fail(self, reason):
+        self._queue.append(("fail", reason))
+
+    def kick(self):
+        """The step's metadata is built: the scheduler's thread is about to wait for the model's forward pass,
+        the time for the sender to take the GIL (once a step, not once a record)."""
+        self._kicked.set()
+
+    def _send(self, obj):
+        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        self._child.stdin.write(struct.pack("<I", len(data)) + data)
+        self._child.stdin.flush()
+
+    def _run(self):
+        stop = False
+        while not stop:
+            self._kicked.wait(self.IDLE_SECONDS)
+            self._kicked.clear()
+            batch = []
+            try:
+                while True:
+                    batch.append(self._queue.popleft())
+            except IndexError:
+                pass
+            out = []
+            for record in batch:
+                if record is _STOP:
+                    stop = True
+                    break
+                try:
+                    out.append(self._expander.copy(record))
+                except Exception as e:  # a request the capture cannot copy: the child stops, logging it
+                    out.append(("fail", "cannot copy %s: %s: %s" % (
+                        record.get("call") if isinstance(record, dict) else "a call", type(e).__name__, e)))
+            if out and self.error is None:
+                try:
+                    self._send(out)
+                except (OSError, ValueError) as e:
+                    self._report("kvledger capture stopped: its writer process is gone (%s); %s keeps what it "
+                                 "wrote (whole records only, readable)" % (e, self.folder))
+        try:
+            self._child.stdin.close()
+        except OSError:
+            pass
+
+    def _read(self):
+        for line in self._child.stdout:
+            message = line.decode("utf-8", "replace").rstrip("\n")
+            if message:
+                self._report(message)
+        code = self._child.wait()
+        if code != 0 and self.error is None:
+            self._report("kvledger capture stopped: its writer process exited with %d; %s keeps what it wrote"
+                         % (code, self.folder))
+
+    def _report(self, message):
+        if self.error is None:
+            self.error = message
+            logger.error("%s", message)
+
+    def close(self):
+        """Sends what is queued, lets the child write it and close the files, and waits for it. Idempotent."""
+        if self._thread.is_alive():
+            self._queue.append(_STOP)
+            self._kicked.set()
+            self._thread.join()
+        self._reader.join()
+
+
+def _child_main():
+    """The writer process: frames of pickled records on stdin (the first: folder, config, producer, segment
+    size), the files written here; each failure is one line on stdout for the parent to log."""
+    import logging
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.addHandler(handler)
+    logger.propagate = False
+    stream = sys.stdin.buffer
+
+    def frames():
+        while True:
+            head = stream.read(4)
+            if len(head) < 4:
+                return
+            (size,) = struct.unpack("<I", head)
+            yield pickle.loads(stream.read(size))
+    received = frames()
+    first = next(received, None)
+    if first is None:
+        return 0
+    folder, config, producer, segment_bytes = first
+    writer = CaptureWriter(folder, config, producer=producer, segment_bytes=segment_bytes, threaded=False)
+    for batch in received:
+        for record in batch:
+            writer.handle(record)
+        if writer.error is None:
+            writer._drain()
+        sys.stdout.flush()
+    writer.finish()
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main())

@@ -44,8 +44,9 @@ class GroupConfigTest(unittest.TestCase):
                               {"kind": "SLIDING_WINDOW", "blockSize": 4, "slidingWindow": 8, "eagle": False},
                               {"kind": "FULL", "blockSize": 4, "eagle": True}], first["groups"])
             self.assertEqual(["seq", "type", "gpuBlockSize", "blocksPerChunk", "workers", "cpuCapacityChunks",
-                              "releasePolicy", "maxOffloadTokens", "offloadPromptOnly", "groups", "step"], list(first),
-                             "groups last, after offloadPromptOnly (contract 7.1); then the capture's step")
+                              "releasePolicy", "maxOffloadTokens", "offloadPromptOnly", "groups", "producer", "step"],
+                             list(first), "groups after offloadPromptOnly (contract 7.1), producer last (9.3); then the "
+                             "capture's step")
             config = json.loads((Path(tmp) / "commands.jsonl").read_text().splitlines()[0])["config"]
             self.assertNotIn("gpuBlockSize", config, "groups together with gpuBlockSize is malformed (7.1)")
             self.assertEqual(first["groups"], config["groups"])
@@ -65,18 +66,20 @@ class GroupConfigTest(unittest.TestCase):
             self.assertNotIn("groups", first)
             self.assertEqual(4, first["gpuBlockSize"])
 
-    def test_a_group_the_contract_has_no_kind_for_is_refused_naming_it(self):
+    def test_a_group_the_contract_has_no_kind_for_is_refused_naming_it_by_the_scheduler_role_only(self):
         for spec, options in (("MambaSpec", {}), ("ChunkedLocalAttentionSpec", {"attention_chunk_size": 8})):
             hybrid = HYBRID + ((spec, ["model.layers.4.mixer", "model.layers.6.mixer", "model.layers.8.mixer"], options),)
-            for role in KVConnectorRole:
-                with self.subTest(spec=spec, role=role), tempfile.TemporaryDirectory() as tmp, \
-                        self.assertLogs("kvledger_capture", level="ERROR"):
-                    with self.assertRaises(ValueError) as refused:
-                        _connector(tmp, kv_cache_config(*hybrid), role)
-                    message = str(refused.exception)
-                    self.assertIn("KV cache group 2: %s, 3 layers (model.layers.4.mixer, model.layers.6.mixer, ...)"
-                                  % spec, message)
-                    self.assertIn("FULL (FullAttentionSpec) and SLIDING_WINDOW (SlidingWindowSpec) only", message)
+            with self.subTest(spec=spec), tempfile.TemporaryDirectory() as tmp, \
+                    self.assertLogs("kvledger_capture", level="ERROR"):
+                with self.assertRaises(ValueError) as refused:
+                    _connector(tmp, kv_cache_config(*hybrid), KVConnectorRole.SCHEDULER)
+                message = str(refused.exception)
+                self.assertIn("KV cache group 2: %s, 3 layers (model.layers.4.mixer, model.layers.6.mixer, ...)"
+                              % spec, message)
+                self.assertIn("FULL (FullAttentionSpec) and SLIDING_WINDOW (SlidingWindowSpec) only", message)
+            with self.subTest(spec=spec, role="worker"), tempfile.TemporaryDirectory() as tmp:
+                # the worker role writes nothing, so it refuses nothing: the scheduler role stops the engine
+                _connector(tmp, kv_cache_config(*hybrid), KVConnectorRole.WORKER).shutdown()
 
     def test_chunks_of_several_blocks_with_a_sliding_window_group_are_refused(self):
         with tempfile.TemporaryDirectory() as tmp, self.assertLogs("kvledger_capture", level="ERROR"):

@@ -73,7 +73,9 @@ def replay(calls_path, capture_dir, window_frees=True):
     block_size = config["block_size"]
     extra = {"block_size": config.get("offloaded_block_size", block_size),
              "num_cpu_blocks": config.get("num_cpu_blocks", 100),
-             "kvledger_capture_dir": str(capture_dir), "kvledger_inner_connector": INNER}
+             "kvledger_capture_dir": str(capture_dir), "kvledger_inner_connector": INNER,
+             # vLLM's offloading tests run with offload_prompt_only false (their utils.py), as were these recordings
+             "offload_prompt_only": config.get("offload_prompt_only", False)}
     if config.get("groups") and "offloaded_block_size" not in config:
         del extra["block_size"]
     vllm = vllm_config(block_size, config.get("world_size", 1), config.get("async_scheduling", False), extra)

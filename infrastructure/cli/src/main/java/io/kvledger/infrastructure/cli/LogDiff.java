@@ -29,8 +29,8 @@ final class LogDiff {
             "PrefixMatchDeferred", "BlocksAllocated", "TokensComputed", "TokensRejected", "TokensAppended",
             "StoreJobCompleted", "LoadJobCompleted", "TransferAcknowledged", "RequestPreempted", "RequestAborted",
             "RequestFinished", "CacheReset", "CommandRejected");
-    /** Fields that say where an event is, not what it is. */
-    private static final Set<String> POSITION = Set.of("seq", "step", "envelope", "message", "line");
+    /** Fields that say where an event is, not what it is (and {@code producer}: who wrote the log, contract 9.3). */
+    private static final Set<String> POSITION = Set.of("seq", "step", "envelope", "message", "line", "producer");
 
     /** One fact and the decisions after it. */
     record Unit(LogEntry fact, List<LogEntry> decisions, List<JsonNode> normalizedDecisions, JsonNode normalizedFact) {
