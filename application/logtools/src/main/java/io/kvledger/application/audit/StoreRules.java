@@ -108,11 +108,16 @@ final class StoreRules implements AuditRule {
             return;
         }
         String terms = request == null ? "c=0 (the state keeps no tokens for it)"
-                : "c=" + request.computed() + ", n=" + request.numTokens();
+                : "c=" + request.computed() + ", n=" + request.numTokens() + requestCap(request);
         long end = (long) (past.get(past.size() - 1) + 1) * config.chunkTokens();
         findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), "job " + e.jobId() + " stores chunks " + past
                 + " (up to token " + end + ") past the token bound O=" + bound + " of "
                 + Requests.named(before, e.requestId()) + ", where " + terms);
+    }
+
+    /** The request's own cap (contract 9.1) as a term of the bound, when it has one; nothing otherwise. */
+    static String requestCap(RequestState request) {
+        return request.maxOffloadTokens() == null ? "" : ", the request's maxOffloadTokens=" + request.maxOffloadTokens();
     }
 
     private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {
