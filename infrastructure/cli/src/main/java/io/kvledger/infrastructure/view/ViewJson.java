@@ -21,7 +21,19 @@ public final class ViewJson {
             .addMixIn(io.kvledger.application.explain.StoreExplanation.class, GroupsWhenGrouped.class)
             .addMixIn(io.kvledger.application.explain.LoadExplanation.class, GroupsWhenGrouped.class)
             .addMixIn(io.kvledger.application.audit.JudgementView.RequestBefore.class, GroupsWhenGrouped.class)
+            // A request's controls (contract 9.1): only those given.
+            .addMixIn(io.kvledger.domain.state.RequestControls.class, OnlyGiven.class)
+            .addMixIn(io.kvledger.application.explain.StoreExplanation.TokenBound.class, RequestCapWhenGiven.class)
             .build();
+
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    private abstract static class OnlyGiven {
+    }
+
+    private abstract static class RequestCapWhenGiven {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        abstract Integer requestMaxOffloadTokens();
+    }
 
     private abstract static class GroupsWhenGrouped {
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
