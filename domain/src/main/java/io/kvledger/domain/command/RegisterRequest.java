@@ -28,6 +28,15 @@ public record RegisterRequest(String requestId, List<Integer> promptTokens, Inte
         return maxOffloadTokens != null || maxLoadTokens != null || skipReadingPrefixCache != null;
     }
 
+    /** As the record's own, with each control only when given (so a request without them reads as before). */
+    @Override
+    public String toString() {
+        return "RegisterRequest[requestId=" + requestId + ", promptTokens=" + promptTokens
+                + (maxOffloadTokens == null ? "" : ", maxOffloadTokens=" + maxOffloadTokens)
+                + (maxLoadTokens == null ? "" : ", maxLoadTokens=" + maxLoadTokens)
+                + (skipReadingPrefixCache == null ? "" : ", skipReadingPrefixCache=" + skipReadingPrefixCache) + "]";
+    }
+
     @Override
     public String name() {
         return "RegisterRequest";
