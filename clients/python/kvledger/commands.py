@@ -1,8 +1,33 @@
 """Commands in the scenario format (contract section 2), as the dicts :meth:`Ledger.step` sends."""
 
 
-def register(request_id, prompt_tokens):
-    return {"cmd": "RegisterRequest", "requestId": request_id, "promptTokens": list(prompt_tokens)}
+def _count(name, value):
+    # As the server reads it (contract 9.1): an int >= 0; not None, a bool, a float such as 4.0 or a string.
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("%s must be an integer >= 0, was %r" % (name, value))
+    return value
+
+
+def register(request_id, prompt_tokens, *, max_offload_tokens=None, max_load_tokens=None,
+             skip_reading_prefix_cache=None):
+    """A new request. The per-request controls of contract 9.1 are sent only when given (``None``: not given):
+    ``max_offload_tokens`` (never store past this many tokens), ``max_load_tokens`` (load at most this many
+    tokens beyond the GPU hit; 0: never load), ``skip_reading_prefix_cache`` (never look the request up in the
+    CPU tier). A value the server would refuse raises :class:`ValueError` here."""
+    command = {"cmd": "RegisterRequest", "requestId": request_id, "promptTokens": list(prompt_tokens)}
+    _add_controls(command, max_offload_tokens, max_load_tokens, skip_reading_prefix_cache)
+    return command
+
+
+def _add_controls(command, max_offload_tokens, max_load_tokens, skip_reading_prefix_cache):
+    if max_offload_tokens is not None:
+        command["maxOffloadTokens"] = _count("max_offload_tokens", max_offload_tokens)
+    if max_load_tokens is not None:
+        command["maxLoadTokens"] = _count("max_load_tokens", max_load_tokens)
+    if skip_reading_prefix_cache is not None:
+        if not isinstance(skip_reading_prefix_cache, bool):
+            raise ValueError("skip_reading_prefix_cache must be True or False, was %r" % (skip_reading_prefix_cache,))
+        command["skipReadingPrefixCache"] = skip_reading_prefix_cache
 
 
 def match_prefix(request_id, gpu_hit_tokens=0):

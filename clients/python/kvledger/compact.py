@@ -7,8 +7,21 @@ a host on the scheduler's critical path wants.
 """
 
 
-def register(request_id, prompt_tokens):
-    return ["RegisterRequest", request_id, list(prompt_tokens)]
+def register(request_id, prompt_tokens, *, max_offload_tokens=None, max_load_tokens=None,
+             skip_reading_prefix_cache=None):
+    """As :func:`kvledger.commands.register`. The controls take the positions after the prompt; when one is
+    given after one that is not, the command is sent in the object form (an absent value has no position)."""
+    if max_offload_tokens is None and max_load_tokens is None and skip_reading_prefix_cache is None:
+        return ["RegisterRequest", request_id, list(prompt_tokens)]
+    from . import commands
+    command = commands.register(request_id, prompt_tokens, max_offload_tokens=max_offload_tokens,
+                                max_load_tokens=max_load_tokens, skip_reading_prefix_cache=skip_reading_prefix_cache)
+    values = [command.get(name) for name in ("maxOffloadTokens", "maxLoadTokens", "skipReadingPrefixCache")]
+    while values[-1] is None:
+        values.pop()
+    if None in values:
+        return command
+    return ["RegisterRequest", request_id, command["promptTokens"]] + values
 
 
 def match_prefix(request_id, gpu_hit_tokens=0):

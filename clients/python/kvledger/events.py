@@ -50,11 +50,14 @@ class EngineConfigured(Event):
     offload_prompt_only: bool = _f("offloadPromptOnly", default=False)
     # KV cache groups (contract 7.1): written only when the config gives them, so a log without them reads as before.
     groups: Optional[List[Dict[str, Any]]] = _f("groups", default=None, metadata={"omit_none": True})
+    # What wrote the log (contract 9.3), last, only when that producer knows it; no rule depends on it.
+    producer: Optional[str] = _f("producer", default=None, metadata={"omit_none": True})
 
     def config(self):
         """The config as a scenario's config line (and a hello) gives it."""
         out = self.to_json()
         del out["seq"], out["type"]
+        out.pop("producer", None)
         return out
 
 
@@ -63,6 +66,10 @@ class RequestRegistered(Event):
     request_id: str = _f("requestId", default="")
     prompt_length: int = _f("promptLength", default=0)
     prompt_tokens: List[int] = _f("promptTokens", default_factory=list)
+    # The per-request controls of contract 9.1, each only when the command gave it.
+    max_offload_tokens: Optional[int] = _f("maxOffloadTokens", default=None, metadata={"omit_none": True})
+    max_load_tokens: Optional[int] = _f("maxLoadTokens", default=None, metadata={"omit_none": True})
+    skip_reading_prefix_cache: Optional[bool] = _f("skipReadingPrefixCache", default=None, metadata={"omit_none": True})
 
 
 @dataclass

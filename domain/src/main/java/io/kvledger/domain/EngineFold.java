@@ -27,6 +27,7 @@ import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestControls;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 
@@ -67,7 +68,8 @@ public final class EngineFold {
             }
             EngineConfig config = state.config();
             RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
-                    config.hashBlockSize(), config.isGrouped() ? config.groupCount() : 1);
+                    config.hashBlockSize(), config.isGrouped() ? config.groupCount() : 1)
+                    .withControls(RequestControls.ofNullable(e.maxOffloadTokens(), e.maxLoadTokens(), e.skipReadingPrefixCache()));
             return state.withRequest(request).withRegistered(state.registered() + 1);
         }
         if (event instanceof LoadJobScheduled e) {

@@ -17,6 +17,13 @@ final class Arguments {
         }
     }
 
+    /** An optional count: {@code null} (not given) or an integer >= 0. */
+    static void requireNonNegative(String field, Integer value) {
+        if (value != null && value < 0) {
+            throw Rejection.invalidArgument(field + " must be an integer >= 0, was " + value);
+        }
+    }
+
     static void requirePositive(String field, int value) {
         if (value <= 0) {
             throw Rejection.invalidArgument(field + " must be > 0, was " + value);

@@ -29,16 +29,17 @@ final class GroupedLookupDecision {
         String id = request.requestId();
         int n = request.numTokens();
         long max = config.hasSlidingGroup() ? n - 1L : n;
+        long reach = loadReach(config, request, hit, max);
         for (int g = 0; g < groups; g++) {
             long keyed = (long) request.keyCount(config, g) * config.chunkTokens(g);
-            if (Math.min(max, keyed) - hit < config.chunkTokens(g)) {
+            if (Math.min(reach, keyed) - hit < config.chunkTokens(g)) {
                 emitter.emit(none(id, hit, groups));
                 return;
             }
         }
         CpuTier tier = emitter.state().tier();
         long end = -1;
-        for (long candidate = max; candidate > hit; candidate = previousCandidate(config, candidate)) {
+        for (long candidate = reach; candidate > hit; candidate = previousCandidate(config, candidate)) {
             if (servedByEveryGroup(config, tier, request, hit, candidate)) {
                 end = candidate;
                 break;
@@ -94,6 +95,28 @@ final class GroupedLookupDecision {
             }
         }
         return true;
+    }
+
+    /**
+     * The largest hit end the lookup may take: {@code M}, or with the request's {@code maxLoadTokens X}
+     * (contract 9.1) {@code R}, {@code L + X} rounded down to the largest value that is {@code M} or a multiple
+     * of some {@code C_g} ({@code R = M} when {@code L + X >= M}).
+     */
+    private static long loadReach(EngineConfig config, RequestState request, int hit, long max) {
+        Integer maxLoad = request.maxLoadTokens();
+        if (maxLoad == null) {
+            return max;
+        }
+        long limit = (long) hit + maxLoad;
+        if (limit >= max) {
+            return max;
+        }
+        long reach = Long.MIN_VALUE;
+        for (int g = 0; g < config.groupCount(); g++) {
+            int c = config.chunkTokens(g);
+            reach = Math.max(reach, limit / c * c);
+        }
+        return reach;
     }
 
     /** Only {@code M} and the multiples of some {@code C_g} can be the hit end: the next one below {@code N}. */

@@ -29,7 +29,10 @@ final class LifecycleDecisions {
             throw Rejection.invalidArgument("promptTokens must not be empty");
         }
         Arguments.requireNonNegative("promptTokens", command.promptTokens());
-        emitter.emit(new RequestRegistered(command.requestId(), command.promptTokens().size(), command.promptTokens()));
+        Arguments.requireNonNegative("maxOffloadTokens", command.maxOffloadTokens());
+        Arguments.requireNonNegative("maxLoadTokens", command.maxLoadTokens());
+        emitter.emit(new RequestRegistered(command.requestId(), command.promptTokens().size(), command.promptTokens(),
+                command.maxOffloadTokens(), command.maxLoadTokens(), command.skipReadingPrefixCache()));
     }
 
     static void requireNew(EngineState state, String requestId) {

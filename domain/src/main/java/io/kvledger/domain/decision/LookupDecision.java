@@ -5,6 +5,7 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.DeferReason;
 import io.kvledger.domain.event.PrefixMatchDeferred;
 import io.kvledger.domain.event.PrefixMatched;
+import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
@@ -34,12 +35,18 @@ final class LookupDecision {
             emitter.emit(new PrefixMatchDeferred(id, hit, DeferReason.TRANSFER_IN_FLIGHT));
             return;
         }
+        if (request.skipsPrefixCache()) {
+            // Contract 9.1: the tier is not examined (no deferral for a chunk in flight) and nothing is touched.
+            emitter.emit(config.isGrouped() ? new PrefixMatched(id, hit, 0, PerGroup.<Integer>empty(config.groupCount()))
+                    : new PrefixMatched(id, hit, 0, List.of()));
+            return;
+        }
         if (config.isGrouped()) {
             GroupedLookupDecision.match(emitter, request, hit);
             return;
         }
         int chunkTokens = config.chunkTokens();
-        int fullChunks = request.numTokens() / chunkTokens;
+        int fullChunks = examinedChunks(request, hit, chunkTokens);
         if ((long) fullChunks * chunkTokens - hit < chunkTokens) {
             emitter.emit(new PrefixMatched(id, hit, 0, List.of()));
             return;
@@ -68,5 +75,18 @@ final class LookupDecision {
         } else {
             emitter.emit(new PrefixMatched(id, hit, (int) external, hits));
         }
+    }
+
+    /**
+     * {@code floor(n/C)}, or with the request's {@code maxLoadTokens X} {@code E = min(floor(n/C), floor((L+X)/C))}
+     * (contract 9.1): chunks past {@code E-1} are neither examined nor deferred for.
+     */
+    private static int examinedChunks(RequestState request, int hit, int chunkTokens) {
+        int fullChunks = request.numTokens() / chunkTokens;
+        Integer maxLoad = request.maxLoadTokens();
+        if (maxLoad == null) {
+            return fullChunks;
+        }
+        return (int) Math.min(fullChunks, ((long) hit + maxLoad) / chunkTokens);
     }
 }

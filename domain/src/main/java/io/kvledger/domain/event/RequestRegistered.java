@@ -2,10 +2,33 @@ package io.kvledger.domain.event;
 
 import java.util.List;
 
-/** A request is known, with its prompt. */
-public record RequestRegistered(String requestId, int promptLength, List<Integer> promptTokens) implements RequestEvent {
+/**
+ * A request is known, with its prompt, and with each control of contract section 9.1 its command gave
+ * ({@code null}: not given, and then not written, so a log without them is a revision-5 log).
+ */
+public record RequestRegistered(String requestId, int promptLength, List<Integer> promptTokens, Integer maxOffloadTokens,
+                                Integer maxLoadTokens, Boolean skipReadingPrefixCache) implements RequestEvent {
 
     public RequestRegistered {
         promptTokens = List.copyOf(promptTokens);
+    }
+
+    /** A request registered without controls. */
+    public RequestRegistered(String requestId, int promptLength, List<Integer> promptTokens) {
+        this(requestId, promptLength, promptTokens, null, null, null);
+    }
+
+    /** Whether any of the controls was given. */
+    public boolean hasControls() {
+        return maxOffloadTokens != null || maxLoadTokens != null || skipReadingPrefixCache != null;
+    }
+
+    /** As the record's own, with each control only when given (so a request without them reads as before). */
+    @Override
+    public String toString() {
+        return "RequestRegistered[requestId=" + requestId + ", promptLength=" + promptLength + ", promptTokens=" + promptTokens
+                + (maxOffloadTokens == null ? "" : ", maxOffloadTokens=" + maxOffloadTokens)
+                + (maxLoadTokens == null ? "" : ", maxLoadTokens=" + maxLoadTokens)
+                + (skipReadingPrefixCache == null ? "" : ", skipReadingPrefixCache=" + skipReadingPrefixCache) + "]";
     }
 }

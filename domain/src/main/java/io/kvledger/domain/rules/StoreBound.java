@@ -12,11 +12,19 @@ public final class StoreBound {
     private StoreBound() {
     }
 
-    /** {@code O = min(c, n, maxOffloadTokens, promptLength if offloadPromptOnly)}: only computed tokens are stored. */
+    /**
+     * {@code O = min(c, n, maxOffloadTokens of the config, maxOffloadTokens of the request, promptLength if
+     * offloadPromptOnly)}, each cap only when given (contract 9.1): only computed tokens are stored. The one
+     * place {@code O} is computed; every use of it (the offer, the fold, the audit, the views) calls this.
+     */
     public static int tokenBound(EngineConfig config, RequestState request) {
         int bound = Math.min(request.computed(), request.numTokens());
         if (config.maxOffloadTokens() != null) {
             bound = Math.min(bound, config.maxOffloadTokens());
+        }
+        Integer requestCap = request.maxOffloadTokens();
+        if (requestCap != null) {
+            bound = Math.min(bound, requestCap);
         }
         if (config.offloadPromptOnly()) {
             bound = Math.min(bound, request.promptLength());

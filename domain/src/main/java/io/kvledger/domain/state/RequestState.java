@@ -15,10 +15,18 @@ import java.util.List;
  * @param jobIds       its jobs in flight (one load, or stores only)
  * @param groups       the tables and cursors of groups 1 .. G-1 with two groups or more, else {@code null}
  *                     ({@code blockTable} and {@code cursor} are group 0's)
+ * @param controls     the controls its {@code RequestRegistered} gave (contract 9.1), or {@code null}: none
  */
 public record RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed,
                            int cursor, RequestStatus status, BlockTable blockTable, BlockHashes hashes,
-                           PrefixMatch pendingMatch, JobIds jobIds, GroupTables groups) {
+                           PrefixMatch pendingMatch, JobIds jobIds, GroupTables groups, RequestControls controls) {
+
+    public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
+                        RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
+                        JobIds jobIds, GroupTables groups) {
+        this(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable, hashes, pendingMatch,
+                jobIds, groups, null);
+    }
 
     public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
                         RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
@@ -114,41 +122,61 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
 
     public RequestState withComputed(int value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, value, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds, groups);
+                hashes, pendingMatch, jobIds, groups, controls);
     }
 
     public RequestState withCursor(int value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, value, status, blockTable,
-                hashes, pendingMatch, jobIds, groups);
+                hashes, pendingMatch, jobIds, groups, controls);
     }
 
     public RequestState withStatus(RequestStatus value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, value, blockTable,
-                hashes, pendingMatch, jobIds, groups);
+                hashes, pendingMatch, jobIds, groups, controls);
     }
 
     public RequestState withBlockTable(BlockTable value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, value,
-                hashes, pendingMatch, jobIds, groups);
+                hashes, pendingMatch, jobIds, groups, controls);
     }
 
     public RequestState withTokens(int value, BlockHashes newHashes) {
         return new RequestState(requestId, ordinal, promptLength, value, computed, cursor, status, blockTable,
-                newHashes, pendingMatch, jobIds, groups);
+                newHashes, pendingMatch, jobIds, groups, controls);
     }
 
     public RequestState withPendingMatch(PrefixMatch value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, value, jobIds, groups);
+                hashes, value, jobIds, groups, controls);
     }
 
     public RequestState withJobIds(JobIds value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, value, groups);
+                hashes, pendingMatch, value, groups, controls);
     }
 
     public RequestState withGroups(GroupTables value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds, value);
+                hashes, pendingMatch, jobIds, value, controls);
+    }
+
+    public RequestState withControls(RequestControls value) {
+        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
+                hashes, pendingMatch, jobIds, groups, value);
+    }
+
+    /** The request's own {@code maxOffloadTokens} (contract 9.1), or {@code null}. */
+    public Integer maxOffloadTokens() {
+        return controls == null ? null : controls.maxOffloadTokens();
+    }
+
+    /** The request's own {@code maxLoadTokens} (contract 9.1), or {@code null}. */
+    public Integer maxLoadTokens() {
+        return controls == null ? null : controls.maxLoadTokens();
+    }
+
+    /** Whether its lookup skips the CPU tier ({@code skipReadingPrefixCache: true}, contract 9.1). */
+    public boolean skipsPrefixCache() {
+        return controls != null && controls.skipsPrefixCache();
     }
 }

@@ -15,6 +15,8 @@ final class Arrivals {
     private static final int VOCABULARY = 50_000;
 
     private final SplittableRandom random;
+    /** Draws the per-request controls ({@code null}: none), apart from {@link #random} so a log without them is unchanged. */
+    private final SplittableRandom controls;
     private final SimulationOptions options;
     private final List<List<Integer>> systemPrompts = new ArrayList<>();
     private final List<List<Integer>> recentPrompts = new ArrayList<>();
@@ -23,6 +25,7 @@ final class Arrivals {
     Arrivals(SplittableRandom random, SimulationOptions options) {
         this.random = random;
         this.options = options;
+        this.controls = options.requestControls() > 0 ? options.controlsRandom() : null;
         for (int f = 0; f < FAMILIES; f++) {
             systemPrompts.add(tokens(options.scaled(16 + random.nextInt(144))));
         }
@@ -52,7 +55,28 @@ final class Arrivals {
         int drafts = random.nextDouble() < 0.3 ? 1 + random.nextInt(3) : 0;
         boolean reportsLast = random.nextBoolean();
         long abortAt = random.nextDouble() < options.abortRate() ? now + random.nextInt(30) : -1;
-        return new SimRequest(id, prompt, output, drafts, reportsLast, abortAt, options.model().groupCount());
+        SimRequest request = new SimRequest(id, prompt, output, drafts, reportsLast, abortAt, options.model().groupCount());
+        if (controls != null && controls.nextDouble() < options.requestControls()) {
+            withControls(request, prompt.size());
+        }
+        return request;
+    }
+
+    /**
+     * One to three of the controls of contract 9.1, as a router sets them: an offload cap around the prompt's
+     * length (0 included), a load cap from 0 to the prompt's length, mostly {@code skipReadingPrefixCache: true}.
+     */
+    private void withControls(SimRequest request, int promptLength) {
+        int which = 1 + controls.nextInt(7);
+        if ((which & 1) != 0) {
+            request.maxOffloadTokens = controls.nextInt(promptLength + options.scaled(64) + 1);
+        }
+        if ((which & 2) != 0) {
+            request.maxLoadTokens = controls.nextInt(promptLength + 1);
+        }
+        if ((which & 4) != 0) {
+            request.skipReadingPrefixCache = controls.nextInt(4) != 0;
+        }
     }
 
     private List<Integer> prompt() {

@@ -30,6 +30,10 @@ final class SimRequest {
     final boolean reportsLast;
     /** The step at which it is aborted, or -1. */
     final long abortAt;
+    /** The controls of contract 9.1 it is registered with ({@code null}: not given). */
+    Integer maxOffloadTokens;
+    Integer maxLoadTokens;
+    Boolean skipReadingPrefixCache;
 
     /** The GPU blocks of each group's table ({@code null}: a sliding group's null block). */
     final List<List<Integer>> tables;

@@ -19,10 +19,12 @@ import java.util.SplittableRandom;
  *                    longest requests' worth of every group's table); fewer than one request needs makes the host
  *                    refuse that request, as vLLM refuses one longer than the model fits
  * @param model       the KV cache groups of the simulated model ({@link SimulationModel#DEFAULT}: none)
+ * @param requestControls share of requests registered with per-request controls (contract 9.1), drawn from a
+ *                    generator of their own so that 0 (the default) leaves a seed's log exactly as before
  */
 public record SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
                                 int workers, ReleasePolicy releasePolicy, double resetRate, int requestTokens,
-                                int gpuBlockLimit, SimulationModel model) {
+                                int gpuBlockLimit, SimulationModel model, double requestControls) {
 
     public static final SimulationOptions DEFAULTS =
             new SimulationOptions(1000, 1, 0.1, 0.02, 0.02, 2, ReleasePolicy.FENCE, 0.0005);
@@ -41,6 +43,14 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
                 gpuBlockLimit, SimulationModel.DEFAULT);
     }
 
+    /** Without per-request controls. */
+    public SimulationOptions(int requests, long seed, double abortRate, double preemptRate, double failRate,
+                             int workers, ReleasePolicy releasePolicy, double resetRate, int requestTokens,
+                             int gpuBlockLimit, SimulationModel model) {
+        this(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate, requestTokens,
+                gpuBlockLimit, model, 0);
+    }
+
     public SimulationOptions {
         if (requests < 0) {
             throw new IllegalArgumentException("requests must be >= 0, was " + requests);
@@ -49,6 +59,7 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         requireRate("preempt-rate", preemptRate);
         requireRate("fail-rate", failRate);
         requireRate("reset-rate", resetRate);
+        requireRate("request-controls", requestControls);
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be >= 1, was " + workers);
         }
@@ -122,6 +133,17 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         return new SplittableRandom(seed).split();
     }
 
+    /**
+     * The generator of the per-request controls: a third split of the seed, so that drawing them shifts neither
+     * the workload's nor the geometry's numbers.
+     */
+    SplittableRandom controlsRandom() {
+        SplittableRandom random = new SplittableRandom(seed);
+        random.split();
+        random.split();
+        return random.split();
+    }
+
     private SplittableRandom geometryRandom() {
         SplittableRandom random = new SplittableRandom(seed);
         random.split(); // the workload's generator comes first, so adding geometry never shifts it
@@ -136,36 +158,41 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
 
     public SimulationOptions withRequests(int value) {
         return new SimulationOptions(value, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit, model);
+                requestTokens, gpuBlockLimit, model, requestControls);
     }
 
     public SimulationOptions withSeed(long value) {
         return new SimulationOptions(requests, value, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit, model);
+                requestTokens, gpuBlockLimit, model, requestControls);
     }
 
     public SimulationOptions withRequestTokens(int value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                value, gpuBlockLimit, model);
+                value, gpuBlockLimit, model, requestControls);
     }
 
     public SimulationOptions withGpuBlocks(int value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, value, model);
+                requestTokens, value, model, requestControls);
     }
 
     public SimulationOptions withPreemptRate(double value) {
         return new SimulationOptions(requests, seed, abortRate, value, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit, model);
+                requestTokens, gpuBlockLimit, model, requestControls);
     }
 
     public SimulationOptions withReleasePolicy(ReleasePolicy value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, value, resetRate,
-                requestTokens, gpuBlockLimit, model);
+                requestTokens, gpuBlockLimit, model, requestControls);
     }
 
     public SimulationOptions withModel(SimulationModel value) {
         return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
-                requestTokens, gpuBlockLimit, value);
+                requestTokens, gpuBlockLimit, value, requestControls);
+    }
+
+    public SimulationOptions withRequestControls(double value) {
+        return new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, releasePolicy, resetRate,
+                requestTokens, gpuBlockLimit, model, value);
     }
 }

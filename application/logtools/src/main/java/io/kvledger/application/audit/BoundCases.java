@@ -10,8 +10,8 @@ import java.util.List;
  * The two cases of {@code STORE_BEYOND_BOUND} (contract 9.2). A chunk past {@code min(c, n)} (or an
  * {@code eagle} chunk held back with {@code O = min(c, n)}) stores KV that was never computed: safety.
  * A chunk within it that only a cap of the bound cuts off is a decision of policy. The caps are named
- * one by one ({@link #capsBelow}), so a further cap (the request's own {@code maxOffloadTokens} of
- * contract 9.1) is one more entry there.
+ * one by one ({@link #capsBelow}): the config's {@code maxOffloadTokens}, the request's own (contract
+ * 9.1) and {@code offloadPromptOnly}.
  */
 final class BoundCases {
 
@@ -25,12 +25,15 @@ final class BoundCases {
 
     /** The caps of the token bound below {@code computedBound}, each named with its value. */
     static List<String> capsBelow(EngineConfig config, RequestState request, int computedBound) {
-        List<String> caps = new ArrayList<>(2);
+        List<String> caps = new ArrayList<>(3);
         if (request == null) {
             return caps;
         }
         if (config.maxOffloadTokens() != null && config.maxOffloadTokens() < computedBound) {
             caps.add("maxOffloadTokens=" + config.maxOffloadTokens() + " of the config");
+        }
+        if (request.maxOffloadTokens() != null && request.maxOffloadTokens() < computedBound) {
+            caps.add("the request's maxOffloadTokens=" + request.maxOffloadTokens());
         }
         if (config.offloadPromptOnly() && request.promptLength() < computedBound) {
             caps.add("offloadPromptOnly with promptLength=" + request.promptLength());

@@ -49,7 +49,8 @@ final class CommandRebuild {
      */
     static EngineCommand of(EngineEvent opener, EngineState before) {
         if (opener instanceof RequestRegistered e) {
-            return new RegisterRequest(e.requestId(), e.promptTokens());
+            return new RegisterRequest(e.requestId(), e.promptTokens(), e.maxOffloadTokens(), e.maxLoadTokens(),
+                    e.skipReadingPrefixCache());
         } else if (opener instanceof PrefixMatched e) {
             return new MatchPrefix(e.requestId(), e.gpuHitTokens());
         } else if (opener instanceof PrefixMatchDeferred e) {

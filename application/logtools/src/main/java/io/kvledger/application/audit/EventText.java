@@ -36,10 +36,21 @@ public final class EventText {
                 value = "?";
             }
             String name = components[i].getName();
+            if (value == null && givenOnly(event, name)) {
+                continue; // a field of revision 6 that was not given: shown as before it existed
+            }
             text.append(i == 0 ? "" : ", ").append(name).append('=')
                     .append(name.equals("keys") ? keysText(value, keyName) : value);
         }
         return text.append('}').toString();
+    }
+
+    /** The fields a log carries only when given (contract 9.1 and 9.3). */
+    private static boolean givenOnly(EngineEvent event, String name) {
+        if (event instanceof io.kvledger.domain.event.RequestRegistered) {
+            return name.equals("maxOffloadTokens") || name.equals("maxLoadTokens") || name.equals("skipReadingPrefixCache");
+        }
+        return event instanceof io.kvledger.domain.event.EngineConfigured && name.equals("producer");
     }
 
     /** Keys shortened: one list for one group (as before groups), a list of lists for several. */

@@ -52,7 +52,8 @@ final class GroupedStoreRules {
             List<Integer> past = e.chunkIndices().group(g).stream().filter(chunk -> chunk >= limit).toList();
             if (!past.isEmpty()) {
                 String terms = request == null ? "c=0 (the state keeps no tokens for it)"
-                        : "c=" + request.computed() + ", n=" + request.numTokens() + ", promptLength=" + request.promptLength();
+                        : "c=" + request.computed() + ", n=" + request.numTokens() + ", promptLength=" + request.promptLength()
+                        + StoreRules.requestCap(request);
                 String reason = "job " + e.jobId() + " stores chunks " + past + " of group " + g + ", at or past floor(O/C_g)"
                         + (group.eagle() ? " - x_g*[O > promptLength]" : "") + " = " + limit + " with O=" + bound + " of "
                         + Requests.named(before, e.requestId()) + ", where " + terms;

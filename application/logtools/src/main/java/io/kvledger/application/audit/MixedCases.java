@@ -28,9 +28,9 @@ final class MixedCases {
             return release(reason, released, at.before(), opener);
         }
         if (code == AuditCode.MATCH_MISMATCH) {
-            // The request's skipReadingPrefixCache (contract 9.1) is not in the state this audit folds yet: no
-            // request skips reading, so every lookup difference is the policy case until it is.
-            return match(reason, at.event(), false);
+            RequestState request = at.event() instanceof PrefixMatched matched
+                    ? at.before().heldRequest(matched.requestId()) : null;
+            return match(reason, at.event(), request != null && request.skipsPrefixCache());
         }
         return reason;
     }

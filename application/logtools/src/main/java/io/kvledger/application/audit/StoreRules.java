@@ -108,7 +108,7 @@ final class StoreRules implements AuditRule {
             return;
         }
         String terms = request == null ? "c=0 (the state keeps no tokens for it)"
-                : "c=" + request.computed() + ", n=" + request.numTokens();
+                : "c=" + request.computed() + ", n=" + request.numTokens() + requestCap(request);
         long end = (long) (past.get(past.size() - 1) + 1) * config.chunkTokens();
         int computed = BoundCases.computedBound(request);
         List<Integer> neverComputed = past.stream().filter(chunk -> (long) (chunk + 1) * config.chunkTokens() > computed).toList();
@@ -117,6 +117,11 @@ final class StoreRules implements AuditRule {
         findings.add(AuditCode.STORE_BEYOND_BOUND, e.requestId(), BoundCases.withCase(reason,
                 neverComputed.isEmpty() ? List.of() : List.of("chunks " + neverComputed), computed,
                 BoundCases.capsBelow(config, request, computed)));
+    }
+
+    /** The request's own cap (contract 9.1) as a term of the bound, when it has one; nothing otherwise. */
+    static String requestCap(RequestState request) {
+        return request.maxOffloadTokens() == null ? "" : ", the request's maxOffloadTokens=" + request.maxOffloadTokens();
     }
 
     private static void allocated(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {

@@ -92,7 +92,8 @@ final class StoreExplaining {
 
     static TokenBound bound(EngineConfig config, RequestState request) {
         return new TokenBound(request.computed(), request.numTokens(), config.maxOffloadTokens(),
-                config.offloadPromptOnly() ? request.promptLength() : null, StoreBound.tokenBound(config, request));
+                config.offloadPromptOnly() ? request.promptLength() : null, StoreBound.tokenBound(config, request),
+                request.maxOffloadTokens());
     }
 
     static Storable storable(EngineConfig config, RequestState request) {

@@ -27,10 +27,15 @@ public record StoreExplanation(String schema, String kind, long jobId, long seq,
                                List<String> differences, List<JobGroup> groups) implements JobExplanation {
 
     /**
-     * {@code O = min(c, n, maxOffloadTokens, promptLength if offloadPromptOnly)}; a term that does not
-     * apply is {@code null}.
+     * {@code O = min(c, n, maxOffloadTokens, the request's maxOffloadTokens, promptLength if offloadPromptOnly)}
+     * (contract 9.1); a term that does not apply is {@code null}.
      */
-    public record TokenBound(int computed, int numTokens, Integer maxOffloadTokens, Integer promptLength, int value) {
+    public record TokenBound(int computed, int numTokens, Integer maxOffloadTokens, Integer promptLength, int value,
+                             Integer requestMaxOffloadTokens) {
+
+        public TokenBound(int computed, int numTokens, Integer maxOffloadTokens, Integer promptLength, int value) {
+            this(computed, numTokens, maxOffloadTokens, promptLength, value, null);
+        }
     }
 
     /** {@code S = min(floor(O/C), floor(len(blockTable)/F), number of keys)}. */

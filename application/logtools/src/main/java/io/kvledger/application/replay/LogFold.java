@@ -30,6 +30,8 @@ public final class LogFold {
     private final KeyMap keys = new KeyMap();
     private final RecentFolds folds;
     private EngineState state;
+    /** What wrote the log, as its first {@code EngineConfigured} names it (contract 9.3); {@code null}: unnamed. */
+    private String producer;
 
     /** A fold from the log's first event. */
     public LogFold() {
@@ -63,6 +65,9 @@ public final class LogFold {
         // Only a job's scheduling can conflict with the keys learnt so far.
         List<KeyConflict> conflicts = logEvent instanceof StoreJobScheduled || logEvent instanceof LoadJobScheduled
                 ? new ArrayList<>() : List.of();
+        if (before == null && logEvent instanceof EngineConfigured configured) {
+            producer = configured.producer();
+        }
         EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
         state = folds.evolve(before, event);
         forgetKeysTheTierDropped(before, event);
@@ -75,6 +80,11 @@ public final class LogFold {
      */
     public void continueFrom(EngineState derived) {
         state = derived;
+    }
+
+    /** The {@code producer} of the log's {@code EngineConfigured} (contract 9.3), or {@code null}: none named, or not read. */
+    public String producer() {
+        return producer;
     }
 
     /** The state after the last event folded; {@code null} before the first. */

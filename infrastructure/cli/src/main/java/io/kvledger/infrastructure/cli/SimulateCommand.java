@@ -75,6 +75,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "GPU blocks of the simulated host (default 0: four longest requests' worth).")
     int gpuBlocks = SimulationOptions.DEFAULTS.gpuBlockLimit();
 
+    @Option(names = "--request-controls", paramLabel = "P",
+            description = "Share of requests registered with per-request controls (maxOffloadTokens, maxLoadTokens,"
+                    + " skipReadingPrefixCache; default ${DEFAULT-VALUE}: none, so a seed's log is as without them).")
+    double requestControls = SimulationOptions.DEFAULTS.requestControls();
+
     @Option(names = "--checks", paramLabel = "WHICH",
             description = {"ALL: after every step, the host's rules, every rule of audit and the log's fold against the engine's state;",
                     "HOST: the host's rules only, for measuring the engine (default ${DEFAULT-VALUE})."})
@@ -96,7 +101,7 @@ final class SimulateCommand implements Callable<Integer> {
         try {
             SimulationModel simulated = simulatedModel();
             options = new SimulationOptions(requests, seed, abortRate, preemptRate, failRate, workers, release, resetRate,
-                    requestTokens == null ? simulated.requestTokens() : requestTokens, gpuBlocks, simulated);
+                    requestTokens == null ? simulated.requestTokens() : requestTokens, gpuBlocks, simulated, requestControls);
         } catch (IllegalArgumentException e) {
             return Cli.fail(e.getMessage());
         }

@@ -40,6 +40,11 @@ public final class ExplainText {
                 : o.maxOffloadTokens() + (least == 2 ? LEAST : "")));
         out.println("  promptLength          " + (o.promptLength() == null ? "not a term (offloadPromptOnly is false)"
                 : o.promptLength() + (least == 3 ? LEAST : "")));
+        if (o.requestMaxOffloadTokens() != null) {
+            // Contract 9.1: printed only for a request that has its own cap, so other explanations read as before.
+            out.println("  the request's maxOffloadTokens  " + o.requestMaxOffloadTokens()
+                    + (least < 0 && o.requestMaxOffloadTokens() == o.value() ? LEAST : ""));
+        }
         if (x.groups() != null) {
             GroupedExplainText.store(x, out);
             tier(x, out);

@@ -29,6 +29,9 @@ public final class RequestText {
         RequestView r = report.request();
         out.println("status    " + r.status() + " (registered #" + r.ordinal() + ")");
         out.println("tokens    n=" + r.numTokens() + " (prompt " + r.promptLength() + "), c=" + r.computed());
+        if (r.controls() != null) {
+            out.println("controls  " + controls(r.controls()));
+        }
         out.println("bound     O=" + r.tokenBound() + " = " + boundTerms(r, config));
         if (config.isGrouped()) {
             GroupedText.groupsOf(r, config, out);
@@ -60,9 +63,27 @@ public final class RequestText {
         if (config.maxOffloadTokens() != null) {
             terms.append(", maxOffloadTokens=").append(config.maxOffloadTokens());
         }
+        if (r.controls() != null && r.controls().maxOffloadTokens() != null) {
+            terms.append(", the request's maxOffloadTokens=").append(r.controls().maxOffloadTokens());
+        }
         if (config.offloadPromptOnly()) {
             terms.append(", promptLength=").append(r.promptLength());
         }
         return terms.append(")").toString();
+    }
+
+    /** The controls its RegisterRequest gave (contract 9.1), each only when given. */
+    static String controls(io.kvledger.domain.state.RequestControls controls) {
+        StringBuilder text = new StringBuilder();
+        if (controls.maxOffloadTokens() != null) {
+            text.append("maxOffloadTokens=").append(controls.maxOffloadTokens());
+        }
+        if (controls.maxLoadTokens() != null) {
+            text.append(text.isEmpty() ? "" : ", ").append("maxLoadTokens=").append(controls.maxLoadTokens());
+        }
+        if (controls.skipReadingPrefixCache() != null) {
+            text.append(text.isEmpty() ? "" : ", ").append("skipReadingPrefixCache=").append(controls.skipReadingPrefixCache());
+        }
+        return text.toString();
     }
 }

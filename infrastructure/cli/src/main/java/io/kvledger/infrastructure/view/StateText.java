@@ -21,6 +21,9 @@ public final class StateText {
     public static void print(StateView state, PrintWriter out) {
         out.println("after seq " + state.seq() + " (" + state.type() + "), " + state.events() + " events read");
         out.println("engine    " + config(state.config()));
+        if (state.producer() != null) {
+            out.println("producer  " + state.producer());
+        }
         out.println("tier      " + tier(state.tier()));
         out.println("jobs      " + state.jobs().size() + " in flight, next id " + state.nextJobId()
                 + ", stale below " + state.staleBelowJobId());

@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.view;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.rules.GroupedOffer;
@@ -8,6 +9,7 @@ import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestControls;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import io.kvledger.domain.state.TierChunk;
@@ -25,10 +27,12 @@ import java.util.TreeMap;
  * @param seq     the seq of the last event folded
  * @param type    its type
  * @param events  events read up to it
+ * @param producer what wrote the log, as its {@code EngineConfigured} names it (contract 9.3), or {@code null}
  */
 public record StateView(String schema, long seq, String type, long events, EngineConfig config, TierView tier,
                         List<RequestView> requests, RetiredView retired, List<JobView> jobs, long nextJobId,
-                        long staleBelowJobId, List<FenceView> fences) {
+                        long staleBelowJobId, List<FenceView> fences,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String producer) {
 
     public static final String SCHEMA = "kvledger.replay/1";
 
@@ -46,11 +50,13 @@ public record StateView(String schema, long seq, String type, long events, Engin
      * @param chunkKeys      chunks that have a key ({@code floor(n/C_g)}) per group
      * @param blockTable     {@code T_g} per group; {@code null} entries are null blocks (sliding groups)
      * @param pendingMatch   an unused PrefixMatched, or {@code null}
+     * @param controls       the request's own controls (contract 9.1), or {@code null}: none given
      */
     public record RequestView(String requestId, long ordinal, RequestStatus status, int promptLength, int numTokens,
                               int computed, PerGroupFigure<Integer> cursor, int tokenBound,
                               PerGroupFigure<Integer> storableChunks, PerGroupFigure<Integer> chunkKeys,
-                              PerGroupFigure<List<Integer>> blockTable, List<Long> jobIds, PrefixMatch pendingMatch) {
+                              PerGroupFigure<List<Integer>> blockTable, List<Long> jobIds, PrefixMatch pendingMatch,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) RequestControls controls) {
     }
 
     /** Terminated requests with nothing outstanding; only their final status is kept, so only counts are shown. */
@@ -79,7 +85,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
                 .toList();
         List<JobView> jobs = state.jobs().values().toJavaStream().map(job -> job(state, fold, job)).toList();
         return new StateView(SCHEMA, seq, type, events, state.config(), tier(state.tier()), requests,
-                retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state));
+                retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state), fold.producer());
     }
 
     public static RequestView request(EngineConfig config, RequestState request) {
@@ -90,7 +96,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
                     PerGroupFigure.single(StoreBound.storableChunks(config, request)),
                     PerGroupFigure.single(request.keyCount(config.blocksPerChunk())),
                     PerGroupFigure.single(request.blockTable().toJavaList()),
-                    request.jobIds().toJavaList(), request.pendingMatch());
+                    request.jobIds().toJavaList(), request.pendingMatch(), request.controls());
         }
         boolean decoding = bound > request.promptLength();
         int groups = request.tableCount();
@@ -107,7 +113,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
         return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
                 request.numTokens(), request.computed(), new PerGroupFigure<>(cursors), bound,
                 new PerGroupFigure<>(storable), new PerGroupFigure<>(keys), new PerGroupFigure<>(tables),
-                request.jobIds().toJavaList(), request.pendingMatch());
+                request.jobIds().toJavaList(), request.pendingMatch(), request.controls());
     }
 
     public static JobView job(EngineState state, LogFold fold, Job job) {

@@ -24,7 +24,19 @@ public final class ViewJson {
             // A finding is written with its class (contract 9.2), after its reason.
             .addMixIn(io.kvledger.application.finding.Finding.class, FindingWithClass.class)
             .addMixIn(io.kvledger.application.finding.RuleClass.class, RuleClassLabel.class)
+            // A request's controls (contract 9.1): only those given.
+            .addMixIn(io.kvledger.domain.state.RequestControls.class, OnlyGiven.class)
+            .addMixIn(io.kvledger.application.explain.StoreExplanation.TokenBound.class, RequestCapWhenGiven.class)
             .build();
+
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    private abstract static class OnlyGiven {
+    }
+
+    private abstract static class RequestCapWhenGiven {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        abstract Integer requestMaxOffloadTokens();
+    }
 
     private abstract static class FindingWithClass {
         @com.fasterxml.jackson.annotation.JsonIgnore

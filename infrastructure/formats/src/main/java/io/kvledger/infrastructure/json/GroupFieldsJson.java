@@ -33,6 +33,7 @@ public final class GroupFieldsJson {
         module.addSerializer(PerGroup.class, new PerGroupSerializer());
         module.addDeserializer(PerGroup.class, new PerGroupDeserializer());
         module.setMixInAnnotation(EngineConfigured.class, EngineConfiguredFields.class);
+        module.setMixInAnnotation(io.kvledger.domain.event.RequestRegistered.class, RequestRegisteredFields.class);
         module.setMixInAnnotation(KvCacheGroup.class, GroupFields.class);
         module.setMixInAnnotation(io.kvledger.domain.config.EngineConfig.class, ConfigFields.class);
         module.setMixInAnnotation(io.kvledger.domain.state.RequestState.class, RequestFields.class);
@@ -99,9 +100,25 @@ public final class GroupFieldsJson {
         }
     }
 
+    /** {@code groups} and {@code producer} (contract 9.3, written last) only when given. */
     private abstract static class EngineConfiguredFields {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract List<KvCacheGroup> groups();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String producer();
+    }
+
+    /** The controls of contract 9.1 only when the command gave them, so a log without them is a revision-5 log. */
+    private abstract static class RequestRegisteredFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Integer maxOffloadTokens();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Integer maxLoadTokens();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Boolean skipReadingPrefixCache();
     }
 
     /** A config written whole (a view's): {@code groups} only when given, nothing derived. */
@@ -111,10 +128,13 @@ public final class GroupFieldsJson {
         abstract List<KvCacheGroup> groups();
     }
 
-    /** State written whole (a view's): the fields only a grouped engine sets are left out when null. */
+    /** State written whole (a view's): the fields only a grouped engine or a request's controls set are left out when null. */
     private abstract static class RequestFields {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract Object groups();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Object controls();
     }
 
     private abstract static class JobFields {

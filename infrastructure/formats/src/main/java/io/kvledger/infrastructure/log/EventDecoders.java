@@ -48,8 +48,10 @@ final class EventDecoders {
     static {
         define("EngineConfigured", n -> new EngineConfigured(n.i("gpuBlockSize"), n.i("blocksPerChunk"),
                 n.i("workers"), n.i("cpuCapacityChunks"), ReleasePolicy.valueOf(n.s("releasePolicy")),
-                n.isNull("maxOffloadTokens") ? null : n.i("maxOffloadTokens"), n.b("offloadPromptOnly")));
-        define("RequestRegistered", n -> new RequestRegistered(n.s("requestId"), n.i("promptLength"), n.ints("promptTokens")));
+                n.isNull("maxOffloadTokens") ? null : n.i("maxOffloadTokens"), n.b("offloadPromptOnly"), null,
+                n.optionalString("producer")));
+        define("RequestRegistered", n -> new RequestRegistered(n.s("requestId"), n.i("promptLength"), n.ints("promptTokens"),
+                n.optionalInt("maxOffloadTokens"), n.optionalInt("maxLoadTokens"), n.optionalBoolean("skipReadingPrefixCache")));
         define("PrefixMatched", n -> new PrefixMatched(n.s("requestId"), n.i("gpuHitTokens"), n.i("externalTokens"),
                 n.groupInts("hitChunks")));
         define("PrefixMatchDeferred", n -> new PrefixMatchDeferred(n.s("requestId"), n.i("gpuHitTokens"),

@@ -344,7 +344,7 @@ public final class EventLogReader {
         }
         return new EngineConfigured(configured.gpuBlockSize(), configured.blocksPerChunk(), configured.workers(),
                 configured.cpuCapacityChunks(), configured.releasePolicy(), configured.maxOffloadTokens(),
-                configured.offloadPromptOnly(), parsed);
+                configured.offloadPromptOnly(), parsed, configured.producer());
     }
 
     private static Envelope envelope(long line, JsonNode node) throws MalformedLogException {

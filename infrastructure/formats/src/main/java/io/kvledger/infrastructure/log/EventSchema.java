@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.log;
 
 import static io.kvledger.infrastructure.log.FieldKind.BOOLEAN;
+import static io.kvledger.infrastructure.log.FieldKind.COUNT;
 import static io.kvledger.infrastructure.log.FieldKind.ENUM;
 import static io.kvledger.infrastructure.log.FieldKind.INT;
 import static io.kvledger.infrastructure.log.FieldKind.INT_ARRAY;
@@ -36,6 +37,11 @@ public final class EventSchema {
     }
 
     private static final Map<String, List<Field>> REQUIRED = new HashMap<>();
+    /**
+     * Optional fields checked when present (contract 9.1: a control out of its range makes the log malformed);
+     * {@link FieldKind#COUNT} is an integer >= 0, never {@code null}.
+     */
+    private static final Map<String, List<Field>> OPTIONAL = new HashMap<>();
 
     static {
         Field requestId = field("requestId", STRING);
@@ -44,6 +50,8 @@ public final class EventSchema {
                 field("cpuCapacityChunks", INT), choice("releasePolicy", ReleasePolicy.class),
                 field("maxOffloadTokens", NULLABLE_INT), field("offloadPromptOnly", BOOLEAN));
         define("RequestRegistered", requestId, field("promptLength", INT), field("promptTokens", INT_ARRAY));
+        OPTIONAL.put("RequestRegistered", List.of(field("maxOffloadTokens", COUNT), field("maxLoadTokens", COUNT),
+                field("skipReadingPrefixCache", BOOLEAN)));
         define("PrefixMatched", requestId, field("gpuHitTokens", INT), field("externalTokens", INT),
                 field("hitChunks", INT_ARRAY));
         define("PrefixMatchDeferred", requestId, field("gpuHitTokens", INT),
@@ -115,12 +123,30 @@ public final class EventSchema {
                         + ", was " + JsonProblems.show(value));
             }
         }
+        for (Field field : OPTIONAL.getOrDefault(type, List.of())) {
+            JsonNode value = line.get(field.name());
+            if (value != null && field.kind() == COUNT) {
+                Optional<String> count = JsonProblems.integerProblem(type + "." + field.name(), value, 0, Integer.MAX_VALUE);
+                if (count.isPresent()) {
+                    return Optional.of(count.get() + " (an integer >= 0 when given)");
+                }
+            }
+            if (value != null && !field.kind().accepts(value, field.allowed())) {
+                return Optional.of(type + "." + field.name() + " must be " + field.kind().describe(field.allowed())
+                        + " when given, was " + JsonProblems.show(value));
+            }
+        }
         return Optional.empty();
     }
 
     /** The required fields of a known type, in the contract's order; {@code null} for a type this version does not know. */
     static List<Field> requiredFields(String type) {
         return REQUIRED.get(type);
+    }
+
+    /** The optional fields of a type checked when present, in the contract's order (empty for most types). */
+    static List<Field> optionalFields(String type) {
+        return OPTIONAL.getOrDefault(type, List.of());
     }
 
     private static void define(String type, Field... fields) {

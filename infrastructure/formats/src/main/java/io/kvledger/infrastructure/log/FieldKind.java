@@ -5,7 +5,7 @@ import java.util.List;
 
 /** The JSON shape a required field of a log line must have (contract section 3). */
 enum FieldKind {
-    STRING, INT, LONG, BOOLEAN, NULLABLE_INT, INT_ARRAY, LONG_ARRAY, STRING_ARRAY, ENUM;
+    STRING, INT, LONG, BOOLEAN, NULLABLE_INT, COUNT, INT_ARRAY, LONG_ARRAY, STRING_ARRAY, ENUM;
 
     /** Whether {@code value} has this shape; {@code allowed} lists the names of an {@link #ENUM}. */
     boolean accepts(JsonNode value, List<String> allowed) {
@@ -15,6 +15,7 @@ enum FieldKind {
             case LONG -> value.isIntegralNumber() && value.canConvertToLong();
             case BOOLEAN -> value.isBoolean();
             case NULLABLE_INT -> value.isNull() || isInt(value);
+            case COUNT -> isInt(value) && value.intValue() >= 0;
             case INT_ARRAY -> allElements(value, FieldKind::isInt);
             case LONG_ARRAY -> allElements(value, v -> v.isIntegralNumber() && v.canConvertToLong());
             case STRING_ARRAY -> allElements(value, JsonNode::isTextual);
@@ -39,6 +40,7 @@ enum FieldKind {
             case LONG -> "an integer";
             case BOOLEAN -> "true or false";
             case NULLABLE_INT -> "an integer or null";
+            case COUNT -> "an integer >= 0";
             case INT_ARRAY -> "an array of integers";
             case LONG_ARRAY -> "an array of integers";
             case STRING_ARRAY -> "an array of strings";

@@ -27,6 +27,15 @@ interface LineFields {
 
     List<String> strings(String field);
 
+    /** An optional integer field checked by the schema (contract 9.1's counts); {@code null} when absent. */
+    Integer optionalInt(String field);
+
+    /** An optional boolean field checked by the schema; {@code null} when absent. */
+    Boolean optionalBoolean(String field);
+
+    /** An optional string field, {@code null} when absent or not a string (a non-string is an extra field like any other). */
+    String optionalString(String field);
+
     /** An optional id as given, the way data binding reads an {@code Object}; {@code null} when absent or null. */
     Object id(String field);
 

@@ -45,6 +45,8 @@ final class StreamedFields implements LineFields {
     /** The fields' names, in the fields' order. */
     private String[] names;
     private Shapes shapes;
+    /** How many of {@link #fields} are required (the first ones); the rest are optional. */
+    private int requiredCount;
     /** The log's groups ({@code null}: none, so every field is read in revision 4's shape). */
     private List<KvCacheGroup> groups;
     private final long[] numbers = new long[MAX_FIELDS];
@@ -64,9 +66,18 @@ final class StreamedFields implements LineFields {
      * order, and their shapes in a grouped log.
      */
     void start(List<EventSchema.Field> required, String[] fieldNames, Shapes shapes) {
-        this.fields = required;
+        start(required, fieldNames, shapes, required.size());
+    }
+
+    /**
+     * As {@link #start(List, String[], Shapes)} for a type whose first {@code requiredCount} fields are required and
+     * the rest optional (read when present, checked as the schema checks them).
+     */
+    void start(List<EventSchema.Field> fields, String[] fieldNames, Shapes shapes, int requiredCount) {
+        this.fields = fields;
         this.names = fieldNames;
         this.shapes = shapes;
+        this.requiredCount = requiredCount;
         this.seen = 0;
     }
 
@@ -91,7 +102,8 @@ final class StreamedFields implements LineFields {
 
     /** Whether every required field was read. */
     boolean complete() {
-        return seen == (1 << fields.size()) - 1;
+        int required = (1 << requiredCount) - 1;
+        return (seen & required) == required;
     }
 
     /** Reads the value the parser is on into field {@code index}; {@code false} when it is not of the field's shape. */
@@ -104,6 +116,7 @@ final class StreamedFields implements LineFields {
             case LONG -> isLong(parser, token) && set(index, parser.getLongValue());
             case NULLABLE_INT -> token == JsonToken.VALUE_NULL ? (nulls[index] = true)
                     : isInt(parser, token) && set(index, parser.getIntValue());
+            case COUNT -> isInt(parser, token) && parser.getIntValue() >= 0 && set(index, parser.getIntValue());
             case BOOLEAN -> (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE)
                     && set(index, token == JsonToken.VALUE_TRUE ? 1 : 0);
             case STRING -> token == JsonToken.VALUE_STRING && setCanonical(index, strings.of(parser));
@@ -335,9 +348,27 @@ final class StreamedFields implements LineFields {
         return (List<String>) values[at(field)];
     }
 
-    /** The streaming path reads no optional field: a line with one goes to the tree path. */
+    /** The streaming path reads no optional id: a line with one goes to the tree path. */
     @Override
     public Object id(String field) {
+        return null;
+    }
+
+    @Override
+    public Integer optionalInt(String field) {
+        int index = indexOf(field);
+        return index >= 0 && seen(index) ? (Integer) (int) numbers[index] : null;
+    }
+
+    @Override
+    public Boolean optionalBoolean(String field) {
+        int index = indexOf(field);
+        return index >= 0 && seen(index) ? (Boolean) (numbers[index] != 0) : null;
+    }
+
+    /** Only {@code EngineConfigured} has an optional string, and the tree path reads it. */
+    @Override
+    public String optionalString(String field) {
         return null;
     }
 }

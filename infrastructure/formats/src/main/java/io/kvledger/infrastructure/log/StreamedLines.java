@@ -47,17 +47,21 @@ final class StreamedLines {
      * A known type this path reads: its name (also as chars, matched without making a String), its fields and
      * their shapes in a grouped log (contract 7.2: which are per group, and which may hold the null block).
      */
-    private record Layout(String type, char[] name, List<EventSchema.Field> required, String[] fieldNames,
-            SerializableString[] names, StreamedFields.Shapes shapes, Function<LineFields, EngineEvent> decoder) {
+    private record Layout(String type, char[] name, List<EventSchema.Field> fields, String[] fieldNames,
+            SerializableString[] names, StreamedFields.Shapes shapes, Function<LineFields, EngineEvent> decoder,
+            int requiredCount) {
         static Layout of(String type) {
             List<EventSchema.Field> required = EventSchema.requiredFields(type);
             if (required == null) {
-                return new Layout(type, type.toCharArray(), null, null, null, null, null);
+                return new Layout(type, type.toCharArray(), null, null, null, null, null, 0);
             }
-            String[] fieldNames = required.stream().map(EventSchema.Field::name).toArray(String[]::new);
+            // The optional fields a type may carry (contract 9.1) follow its required ones, in the writer's order.
+            List<EventSchema.Field> fields = new java.util.ArrayList<>(required);
+            fields.addAll(EventSchema.optionalFields(type));
+            String[] fieldNames = fields.stream().map(EventSchema.Field::name).toArray(String[]::new);
             SerializableString[] names = Arrays.stream(fieldNames).map(SerializedString::new).toArray(SerializableString[]::new);
-            return new Layout(type, type.toCharArray(), required, fieldNames, names, StreamedFields.Shapes.of(type, required),
-                    EventDecoders.decoderOf(type));
+            return new Layout(type, type.toCharArray(), List.copyOf(fields), fieldNames, names, StreamedFields.Shapes.of(type, fields),
+                    EventDecoders.decoderOf(type), required.size());
         }
     }
 
@@ -67,7 +71,7 @@ final class StreamedLines {
     private static final Layout[] LAYOUTS = EventDecoders.types().stream()
             .filter(type -> !"EngineConfigured".equals(type)) // a configuration is checked as a config: the tree path's
             .map(Layout::of)
-            .filter(layout -> layout.required() != null && StreamedFields.fits(layout.required()))
+            .filter(layout -> layout.fields() != null && StreamedFields.fits(layout.fields()))
             .toArray(Layout[]::new);
 
     /** The layouts by the length of their type's name: a name read is compared with those of its length only. */
@@ -173,7 +177,7 @@ final class StreamedLines {
         if (layout == null) {
             return null;
         }
-        fields.start(layout.required(), layout.fieldNames(), layout.shapes());
+        fields.start(layout.fields(), layout.fieldNames(), layout.shapes(), layout.requiredCount());
         SerializableString[] names = layout.names();
         // Each name is first matched, as bytes, against the field our writer writes next (the schema's order):
         // no name made or looked up. Any other name is read and looked up as before.

@@ -68,6 +68,24 @@ final class TreeFields implements LineFields {
     }
 
     @Override
+    public Integer optionalInt(String field) {
+        JsonNode value = line.get(field);
+        return value == null ? null : value.intValue();
+    }
+
+    @Override
+    public Boolean optionalBoolean(String field) {
+        JsonNode value = line.get(field);
+        return value == null ? null : value.booleanValue();
+    }
+
+    @Override
+    public String optionalString(String field) {
+        JsonNode value = line.get(field);
+        return value != null && value.isTextual() ? value.textValue() : null;
+    }
+
+    @Override
     public Object id(String field) {
         JsonNode value = line.get(field);
         if (value == null || value.isNull()) {

@@ -40,8 +40,22 @@ public record CommandCodec<C extends EngineCommand>(String name, Class<C> type, 
     /** Every command of the scenario language, in the contract's order. */
     public static final List<CommandCodec<?>> ALL = List.of(
             codec("RegisterRequest", RegisterRequest.class,
-                    f -> f.build(new RegisterRequest(f.requestId(), f.intArray("promptTokens"))),
-                    (c, n) -> ints(n.put("requestId", c.requestId()).putArray("promptTokens"), c.promptTokens())),
+                    f -> f.build(new RegisterRequest(f.requestId(), f.intArray("promptTokens"),
+                            f.optionalInteger("maxOffloadTokens"), f.optionalInteger("maxLoadTokens"),
+                            f.optionalFlag("skipReadingPrefixCache"))),
+                    (c, n) -> {
+                        ints(n.put("requestId", c.requestId()).putArray("promptTokens"), c.promptTokens());
+                        // The controls of contract 9.1 only when given, so a line without them is as before.
+                        if (c.maxOffloadTokens() != null) {
+                            n.put("maxOffloadTokens", c.maxOffloadTokens());
+                        }
+                        if (c.maxLoadTokens() != null) {
+                            n.put("maxLoadTokens", c.maxLoadTokens());
+                        }
+                        if (c.skipReadingPrefixCache() != null) {
+                            n.put("skipReadingPrefixCache", c.skipReadingPrefixCache());
+                        }
+                    }),
             codec("MatchPrefix", MatchPrefix.class,
                     f -> f.build(new MatchPrefix(f.requestId(), f.optionalInt("gpuHitTokens", 0))),
                     (c, n) -> n.put("requestId", c.requestId()).put("gpuHitTokens", c.gpuHitTokens())),

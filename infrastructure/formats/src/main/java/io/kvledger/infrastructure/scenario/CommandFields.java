@@ -66,6 +66,40 @@ public final class CommandFields {
         return value == null ? defaultValue : toInt(field, value);
     }
 
+    /**
+     * An optional integer with no default (contract 9.1's counts): {@code null} when absent; a JSON {@code null}
+     * or a value that is not an integer is a bad field. Its range is the decision's to check.
+     */
+    Integer optionalInteger(String field) {
+        JsonNode value = node.get(field);
+        if (value == null) {
+            return null;
+        }
+        if (value.isNull()) {
+            fail(field + " must be an integer >= 0 when given, was null");
+            return null;
+        }
+        Optional<String> problem = JsonProblems.integerProblem(field, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        if (problem.isPresent()) {
+            fail(problem.get());
+            return null;
+        }
+        return value.intValue();
+    }
+
+    /** An optional flag with no default (contract 9.1's): {@code null} when absent; anything but true or false is bad. */
+    Boolean optionalFlag(String field) {
+        JsonNode value = node.get(field);
+        if (value == null) {
+            return null;
+        }
+        if (!value.isBoolean()) {
+            fail(field + " must be true or false when given, was " + JsonProblems.show(value));
+            return null;
+        }
+        return value.booleanValue();
+    }
+
     long requiredLong(String field) {
         JsonNode value = node.get(field);
         if (value == null) {

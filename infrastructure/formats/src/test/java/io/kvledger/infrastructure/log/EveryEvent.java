@@ -47,7 +47,10 @@ final class EveryEvent {
             events.add(EngineConfigured.of(EngineConfig.DEFAULTS.withReleasePolicy(policy).withMaxOffloadTokens(64)));
         }
         events.add(EngineConfigured.of(EngineConfig.DEFAULTS.withOffloadPromptOnly(true)));
+        events.add(EngineConfigured.of(EngineConfig.DEFAULTS).withProducer("kvledger_capture 0.6 / vLLM 0.28.0"));
         events.add(new RequestRegistered("r", 3, List.of(1, 2, Integer.MAX_VALUE)));
+        events.add(new RequestRegistered("r", 3, List.of(1, 2, 3), 0, Integer.MAX_VALUE, true));
+        events.add(new RequestRegistered("r", 3, List.of(1, 2, 3), null, 8, false));
         events.add(new PrefixMatched("r", 16, 32, List.of(1, 2)));
         for (DeferReason reason : DeferReason.values()) {
             events.add(new PrefixMatchDeferred("r", 16, reason));

@@ -83,7 +83,10 @@ class CommandCodecTest {
         Function<Integer, List<Integer>> ints = n -> random.ints(n, 0, Integer.MAX_VALUE).boxed().toList();
         int count = random.nextInt(Integer.MAX_VALUE);
         return switch (type.getSimpleName()) {
-            case "RegisterRequest" -> new RegisterRequest(id, ints.apply(1 + random.nextInt(40)));
+            case "RegisterRequest" -> new RegisterRequest(id, ints.apply(1 + random.nextInt(40)),
+                    random.nextBoolean() ? null : random.nextInt(Integer.MAX_VALUE),
+                    random.nextBoolean() ? null : random.nextInt(Integer.MAX_VALUE),
+                    random.nextBoolean() ? null : random.nextBoolean());
             case "MatchPrefix" -> new MatchPrefix(id, count);
             case "AllocateBlocks" -> groups == 1 ? new AllocateBlocks(id, ints.apply(random.nextInt(10)), count)
                     : new AllocateBlocks(id, perGroup(random, groups), count);
@@ -142,6 +145,37 @@ class CommandCodecTest {
                 assertEquals(command, ((ScenarioLine.Command) commandLine).command(), text);
             }
         }
+    }
+
+    @Test
+    void requestControlsAreWrittenOnlyWhenGivenAndBadValuesMakeAnInvalidCommand() {
+        assertEquals("{\"cmd\": \"RegisterRequest\", \"requestId\": \"r\", \"promptTokens\": [1, 2]}",
+                EventJson.toLine(ScenarioWriter.commandNode(new RegisterRequest("r", List.of(1, 2)))));
+        assertEquals("{\"cmd\": \"RegisterRequest\", \"requestId\": \"r\", \"promptTokens\": [1], \"maxOffloadTokens\": 8,"
+                        + " \"maxLoadTokens\": 0, \"skipReadingPrefixCache\": false}",
+                EventJson.toLine(ScenarioWriter.commandNode(new RegisterRequest("r", List.of(1), 8, 0, false))));
+        assertEquals(new RegisterRequest("r", List.of(1), null, 4, true), CommandParser.parse(register()
+                .put("maxLoadTokens", 4).put("skipReadingPrefixCache", true)));
+        // A negative count parses; its range is the decision's to refuse (INVALID_ARGUMENT in its turn).
+        assertEquals(new RegisterRequest("r", List.of(1), -1, null, null), CommandParser.parse(register().put("maxOffloadTokens", -1)));
+        assertInvalid(register().putNull("maxOffloadTokens"), "maxOffloadTokens must be an integer >= 0 when given, was null");
+        assertInvalid(register().put("maxLoadTokens", 4.0), "maxLoadTokens must be an integer (without a fraction or exponent), was 4.0");
+        assertInvalid(register().put("maxLoadTokens", "8"), "maxLoadTokens must be an integer, was \"8\"");
+        assertInvalid(register().put("skipReadingPrefixCache", "yes"), "skipReadingPrefixCache must be true or false when given, was \"yes\"");
+        assertInvalid(register().putNull("skipReadingPrefixCache"), "skipReadingPrefixCache must be true or false when given, was null");
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode register() {
+        com.fasterxml.jackson.databind.node.ObjectNode node = EventJson.mapper().createObjectNode()
+                .put("cmd", "RegisterRequest").put("requestId", "r");
+        node.putArray("promptTokens").add(1);
+        return node;
+    }
+
+    private static void assertInvalid(com.fasterxml.jackson.databind.node.ObjectNode line, String problem) {
+        EngineCommand parsed = CommandParser.parse(line);
+        assertInstanceOf(InvalidCommand.class, parsed, line.toString());
+        assertEquals(problem, ((InvalidCommand) parsed).problem());
     }
 
     @Test

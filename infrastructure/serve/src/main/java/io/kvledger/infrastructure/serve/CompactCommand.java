@@ -15,7 +15,9 @@ final class CompactCommand {
 
     /** The fields of each command, by position after the name. */
     static final Map<String, String[]> FIELDS = Map.ofEntries(
-            Map.entry("RegisterRequest", new String[] {"requestId", "promptTokens"}),
+            // The controls of contract 9.1 last, each optional: a later one without an earlier one needs the object form.
+            Map.entry("RegisterRequest", new String[] {"requestId", "promptTokens", "maxOffloadTokens", "maxLoadTokens",
+                "skipReadingPrefixCache"}),
             Map.entry("MatchPrefix", new String[] {"requestId", "gpuHitTokens"}),
             Map.entry("AllocateBlocks", new String[] {"requestId", "blockIds", "externalTokens"}),
             Map.entry("ComputeTokens", new String[] {"requestId", "tokens"}),

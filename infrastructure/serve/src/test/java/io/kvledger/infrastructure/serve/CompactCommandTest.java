@@ -45,6 +45,25 @@ class CompactCommandTest {
         assertTrue(objects.get("rejections").size() > 0, "some of them are rejected, alike: " + objects);
     }
 
+    @Test
+    void theRequestControlsFollowThePromptInBothForms() throws Exception {
+        String objects = "{\"step\": ["
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"c1\", \"promptTokens\": [1, 2, 3, 4], \"maxOffloadTokens\": 4,"
+                + " \"maxLoadTokens\": 0, \"skipReadingPrefixCache\": true},"
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"c2\", \"promptTokens\": [1], \"maxLoadTokens\": 8},"
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"c3\", \"promptTokens\": [1], \"maxOffloadTokens\": -1}]}";
+        String arrays = "{\"step\": [[\"RegisterRequest\", \"c1\", [1, 2, 3, 4], 4, 0, true],"
+                + " {\"cmd\": \"RegisterRequest\", \"requestId\": \"c2\", \"promptTokens\": [1], \"maxLoadTokens\": 8},"
+                + " [\"RegisterRequest\", \"c3\", [1], -1]]}";
+        JsonNode answer = answer(arrays, "ca");
+        assertEquals(answer(objects, "co"), answer);
+        JsonNode registered = answer.get("events").get(0);
+        assertEquals(4, registered.get("maxOffloadTokens").intValue(), answer.toString());
+        assertEquals(0, registered.get("maxLoadTokens").intValue(), answer.toString());
+        assertTrue(registered.get("skipReadingPrefixCache").booleanValue(), answer.toString());
+        assertEquals("INVALID_ARGUMENT", answer.get("events").get(2).get("code").textValue(), answer.toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "[]                                   | must start with the command's name",

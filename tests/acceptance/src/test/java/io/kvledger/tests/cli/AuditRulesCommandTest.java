@@ -79,7 +79,7 @@ class AuditRulesCommandTest {
         // Through the jar (a JVM a run), one log with a safety finding and one with only a policy one.
         List<Path> chosen = runner == Runner.IN_PROCESS ? logs().toList() : logs()
                 .filter(p -> p.toString().contains("release_under") || p.toString().contains("release_out_of")).toList();
-        assertEquals(runner == Runner.IN_PROCESS ? 7 : 2, chosen.size());
+        assertEquals(runner == Runner.IN_PROCESS ? 9 : 2, chosen.size());
         for (Path log : chosen) {
             CliRun plain = runner.run(dir, "audit", log.toString());
             List<String> safetyLines = plain.stdout().stream().filter(line -> classOf(line) == RuleClass.SAFETY).toList();

@@ -82,6 +82,10 @@ final class GroupedStateJson {
     private abstract static class RequestGroups {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         Object groups;
+
+        /** A request's controls (contract 9.1) only when given, so a snapshot without them is as before. */
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Object controls;
     }
 
     private abstract static class StateGroups {

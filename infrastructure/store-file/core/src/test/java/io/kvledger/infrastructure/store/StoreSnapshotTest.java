@@ -83,6 +83,27 @@ class StoreSnapshotTest {
     }
 
     @Test
+    void aSnapshotKeepsTheRequestsControls() throws Exception {
+        Path file = dir.resolve("controls.jsonl");
+        EngineState live;
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, EVERY);
+                KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
+            Workload workload = new Workload(0, true);
+            for (int i = 0; i < 40; i++) {
+                workload.observe(ledger.step(workload.next()));
+            }
+            live = ledger.state();
+        }
+        assertTrue(live.requests().values().exists(r -> r.controls() != null), "live requests with controls");
+        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, EVERY);
+                KvLedger ledger = FileStores.builder(store).build()) {
+            assertTrue(store.openedFromSnapshot());
+            assertNull(store.snapshotRejected());
+            assertEquals(live, ledger.state(), "the controls read back from the snapshot");
+        }
+    }
+
+    @Test
     void resumingFromASnapshotGoesOnAsResumingFromTheEvents() throws Exception {
         Path withSnapshot = dir.resolve("a.jsonl");
         run(withSnapshot, 0, 30);
@@ -224,9 +245,17 @@ class StoreSnapshotTest {
         private int nextBlock;
         private final List<Long> jobs = new ArrayList<>();
 
+        /** Whether each request carries the controls of contract 9.1 (which the snapshot must keep). */
+        private final boolean controls;
+
         Workload(int from) {
+            this(from, false);
+        }
+
+        Workload(int from, boolean controls) {
             this.step = from;
             this.nextBlock = from * 4;
+            this.controls = controls;
         }
 
         List<EngineCommand> next() {
@@ -234,7 +263,9 @@ class StoreSnapshotTest {
             jobs.forEach(job -> commands.add(new CompleteTransfer(job, step % 7 != 0)));
             jobs.clear();
             String id = "r" + step;
-            commands.add(new RegisterRequest(id, IntStream.range(0, 16).map(t -> (t + step % 3) * 5).boxed().toList()));
+            List<Integer> prompt = IntStream.range(0, 16).map(t -> (t + step % 3) * 5).boxed().toList();
+            commands.add(controls ? new RegisterRequest(id, prompt, 8, step % 2 == 0 ? 4 : null, step % 3 == 0 ? Boolean.TRUE : null)
+                    : new RegisterRequest(id, prompt));
             commands.add(new MatchPrefix(id, 0));
             commands.add(new AllocateBlocks(id, List.of(nextBlock++, nextBlock++, nextBlock++, nextBlock++), 0));
             commands.add(new ComputeTokens(id, 16));
