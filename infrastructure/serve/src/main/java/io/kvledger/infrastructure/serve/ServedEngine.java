@@ -34,6 +34,8 @@ final class ServedEngine implements AutoCloseable {
     private long steps;
     private long commandsReceived;
     private boolean closed;
+    private long lastStepFirstSeq;
+    private volatile boolean stopping;
 
     /**
      * @param store     the durable store, or {@code null} for an in-memory engine; owned from here on
@@ -91,6 +93,7 @@ final class ServedEngine implements AutoCloseable {
             }
             commandsReceived += commands.size();
             long firstSeq = lastSeq + 1;
+            lastStepFirstSeq = firstSeq;
             lastSeq += result.events().size();
             steps++;
             answer.accept(steps, firstSeq, result, System.nanoTime() - start);
@@ -136,9 +139,24 @@ final class ServedEngine implements AutoCloseable {
         }
     }
 
+    /** From now on a hello or step not yet begun is answered {@code SHUTTING_DOWN}; the one in progress finishes. */
+    void beginShutdown() {
+        stopping = true;
+    }
+
+    /** The first seq of the last step that ran (0 before any). */
+    long lastStepFirstSeq() {
+        lock.lock();
+        try {
+            return lastStepFirstSeq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void checkOpen() throws ProtocolException {
-        if (closed) {
-            throw new ProtocolException(Code.SHUTTING_DOWN, "the server is stopping");
+        if (closed || stopping) {
+            throw new ProtocolException(Code.SHUTTING_DOWN, "the server is stopping: this request did not run");
         }
     }
 
