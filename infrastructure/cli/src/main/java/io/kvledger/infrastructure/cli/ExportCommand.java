@@ -2,6 +2,8 @@ package io.kvledger.infrastructure.cli;
 
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogWriter;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.StoreLocation;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -19,8 +21,9 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:the log was written", "2:the store cannot be opened, or holds no events of the engine"})
 final class ExportCommand implements Callable<Integer> {
 
-    @Option(names = "--store", required = true, paramLabel = "FILE|URL",
-            description = "A store file, or a database URL such as jdbc:postgresql://HOST:PORT/DB?user=U.")
+    @Option(names = "--store", required = true, paramLabel = "FILE|DIR/|URL",
+            description = "A store file, a store directory (DIR/ or file:DIR/), or a database URL such as"
+                    + " jdbc:postgresql://HOST:PORT/DB?user=U.")
     String store;
 
     @Option(names = "--engine", paramLabel = "ID", defaultValue = "engine",
@@ -48,9 +51,11 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     private long read(Consumer<EngineEvent> each) {
-        if (!StoreLocations.isLocation(store) && !Files.exists(Path.of(store))) {
-            throw new IllegalArgumentException("no such file");
+        StoreLocation location = StoreLocation.parseForReading(store); // the one reading of a location
+        if (location.path() != null && !Files.exists(location.path())) {
+            // opening it would create a store: export reads one
+            throw new IllegalArgumentException(location.kind() == StoreLocation.Kind.DIRECTORY ? "no such directory" : "no such file");
         }
-        return StoreLocations.readEvents(StoreLocations.isLocation(store) ? store : "file:" + store + "?fsync=never", engineId, each);
+        return StoreLocations.readEvents(location.opening(FsyncPolicy.NEVER), engineId, each);
     }
 }

@@ -9,7 +9,9 @@ import picocli.CommandLine.Parameters;
 /** The LOG argument and {@code --progress} of the log tools; bad input becomes a message and exit 2. */
 final class LogInput {
 
-    @Parameters(index = "0", paramLabel = "LOG", description = "Event log, JSON Lines (contract section 3), plain or gzip-compressed; or a store directory, or one of its segments.")
+    @Parameters(index = "0", paramLabel = "LOG", converter = LogLocationConverter.class,
+            description = "Event log, JSON Lines (contract section 3), plain or gzip-compressed; or a store directory"
+                    + " (DIR, DIR/ or file:DIR/), or one of its segments.")
     Path file;
 
     @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")

@@ -59,6 +59,12 @@ public final class LedgerServer implements AutoCloseable {
     /** As {@link #start(JsonlEventStorageEngine, Optional, int, PrintStream)}, the engine's steps also to {@code others}. */
     public static LedgerServer start(JsonlEventStorageEngine store, Optional<EngineConfig> config, int metricsPort,
                                      List<StepListener> others, PrintStream log) throws IOException {
+        return start(store == null ? null : ServedStore.of(store), config, metricsPort, others, log);
+    }
+
+    /** As {@link #start(JsonlEventStorageEngine, Optional, int, List, PrintStream)}, on any store (owned from here on). */
+    static LedgerServer start(ServedStore store, Optional<EngineConfig> config, int metricsPort,
+                              List<StepListener> others, PrintStream log) throws IOException {
         List<StepListener> listeners = new ArrayList<>(others);
         ServeMetrics metrics = ServeMetrics.none();
         MetricsEndpoint endpoint = null;
@@ -82,6 +88,9 @@ public final class LedgerServer implements AutoCloseable {
         } catch (RuntimeException e) {
             if (endpoint != null) {
                 endpoint.close();
+            }
+            if (store != null) {
+                store.close();
             }
             throw e;
         }

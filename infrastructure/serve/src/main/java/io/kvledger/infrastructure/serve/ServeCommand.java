@@ -8,6 +8,7 @@ import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.infrastructure.store.StoreLocation;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -49,9 +50,11 @@ public final class ServeCommand implements Callable<Integer> {
         boolean stdio;
     }
 
-    @Option(names = "--store", paramLabel = "FILE", description = "Keep the events in this store file (created when"
-            + " missing, continued when it holds an engine), as `kvledger run --store` does. Default: memory.")
-    Path store;
+    @Option(names = "--store", paramLabel = "FILE|DIR/|URL", description = "Keep the events in this store, read as"
+            + " `kvledger run --store` reads it: a store file, a store directory (a path ending with /, or file:DIR/),"
+            + " or a database URL (jdbc:postgresql://HOST:PORT/DB?user=U, engine id 'engine'); created when missing,"
+            + " continued when it holds an engine. Default: memory.")
+    String store;
 
     @Option(names = "--fsync", paramLabel = "POLICY", converter = FsyncConverter.class, defaultValue = "always",
             description = "With --store: always (every step), never, or interval:MS. Default: ${DEFAULT-VALUE}.")
@@ -119,11 +122,10 @@ public final class ServeCommand implements Callable<Integer> {
             throws IOException, InterruptedException {
         LedgerServer server;
         try {
-            JsonlEventStorageEngine opened = store == null ? null : JsonlEventStorageEngine.open(store, fsync);
-            server = LedgerServer.start(opened, fixed, metricsPort,
+            server = LedgerServer.start(openStore(), fixed, metricsPort,
                     publisher == null ? List.of() : List.of(publisher), ERR);
-        } catch (EventStoreException | ConfigMismatchException e) {
-            return fail("store " + store + ": " + e.getMessage());
+        } catch (EventStoreException | ConfigMismatchException | IllegalArgumentException e) {
+            return fail("store " + store + ": " + withoutLocation(e.getMessage()));
         } catch (IOException e) {
             return fail("cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
         }
@@ -169,6 +171,24 @@ public final class ServeCommand implements Callable<Integer> {
         }
         kvEvents.linger(publisher);
         return exitStatus(server);
+    }
+
+    /** The store as {@code --store} names it, read as every command reads a location ({@link StoreLocation}). */
+    private ServedStore openStore() {
+        if (store == null) {
+            return null;
+        }
+        StoreLocation location = StoreLocation.parse(store);
+        if (location.isPlainFile()) {
+            return ServedStore.of(JsonlEventStorageEngine.open(location.path(), fsync));
+        }
+        return ServedStore.of(store, location.open(fsync));
+    }
+
+    /** The store's own message, which often begins with the location already: said once. */
+    private String withoutLocation(String message) {
+        String said = message == null ? "cannot be used" : message;
+        return said.startsWith(store + ": ") ? said.substring(store.length() + 2) : said;
     }
 
     private static int exitStatus(LedgerServer server) {

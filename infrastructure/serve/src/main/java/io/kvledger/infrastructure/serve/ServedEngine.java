@@ -9,8 +9,6 @@ import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.infrastructure.serve.ProtocolError.Code;
-import io.kvledger.infrastructure.store.FileStores;
-import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ServedEngine implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final JsonlEventStorageEngine store;
+    private final ServedStore store;
     private final List<StepListener> listeners;
     private volatile EngineConfig openConfig;
     private KvLedger ledger;
@@ -42,10 +40,10 @@ final class ServedEngine implements AutoCloseable {
      * @param config    the config fixed at start, if any
      * @param listeners told about every step (metrics)
      */
-    ServedEngine(JsonlEventStorageEngine store, Optional<EngineConfig> config, List<StepListener> listeners) {
+    ServedEngine(ServedStore store, Optional<EngineConfig> config, List<StepListener> listeners) {
         this.store = store;
         this.listeners = List.copyOf(listeners);
-        if (config.isPresent() || (store != null && store.lastSeq() > 0)) {
+        if (config.isPresent() || (store != null && store.holdsEngine())) {
             open(config);
         }
     }
@@ -161,7 +159,7 @@ final class ServedEngine implements AutoCloseable {
     }
 
     private void open(Optional<EngineConfig> config) {
-        KvLedger.Builder builder = store == null ? KvLedger.builder().store(withoutStore()) : FileStores.builder(store);
+        KvLedger.Builder builder = store == null ? KvLedger.builder().store(withoutStore()) : store.builder();
         config.ifPresent(builder::config);
         listeners.forEach(builder::listener);
         ledger = builder.build();
