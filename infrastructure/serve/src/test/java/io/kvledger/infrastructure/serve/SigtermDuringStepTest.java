@@ -61,6 +61,47 @@ class SigtermDuringStepTest {
         assertEquals(6, answered + refused);
     }
 
+    /**
+     * The one case that cuts an answer, and says so: a client that does not read the answer in progress for the
+     * whole grace period. The server exits 143 (not 0), names the stored step's seqs on stderr, and the store
+     * holds the step whole.
+     */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aClientThatDoesNotReadForTheWholeGracePeriodHasItsAnswerCutAndTheExitSaysSo() throws Exception {
+        Path store = dir.resolve("engine.jsonl");
+        Path socket = dir.resolve("serve.sock");
+        Path stderr = dir.resolve("serve.stderr");
+        Process child = start(socket, store, stderr, "--shutdown-grace", "500");
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(socket));
+            InputStream in = new BufferedInputStream(Channels.newInputStream(channel), 1 << 16);
+            write(channel, "{\"hello\": {\"protocol\": 1}}\n");
+            assertTrue(line(in).contains("\"hello\""));
+            write(channel, bigStep());
+            // Wait until the answer has begun to arrive (the step ran and is stored), reading none of it.
+            channel.configureBlocking(false);
+            try (java.nio.channels.Selector selector = java.nio.channels.Selector.open()) {
+                channel.register(selector, java.nio.channels.SelectionKey.OP_READ);
+                assertTrue(selector.select(TimeUnit.MINUTES.toMillis(5)) > 0, "the answer began");
+                selector.selectedKeys().clear();
+                channel.keyFor(selector).cancel();
+                selector.selectNow();
+            }
+            channel.configureBlocking(true);
+            child.destroy(); // SIGTERM
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !child.isAlive());
+            assertEquals(ServeCommand.ANSWER_CUT, child.exitValue(), read(stderr));
+            assertTrue(read(stderr).contains("the last step stored is seq 2 to " + (1 + REQUESTS)), read(stderr));
+            String cut = line(in);
+            assertFalse(cut.endsWith("\n"), "the answer was cut");
+            assertEquals(1 + REQUESTS, storedLastSeq(store), "the store holds the step whole");
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** One server, one step, SIGTERM after {@code delayMillis}; returns whether the step was answered. */
     private boolean round(String step, long delayMillis) throws Exception {
         Path round = Files.createDirectory(dir.resolve("round-" + delayMillis));
@@ -151,10 +192,12 @@ class SigtermDuringStepTest {
         }
     }
 
-    private static Process start(Path socket, Path store, Path stderr) throws Exception {
+    private static Process start(Path socket, Path store, Path stderr, String... options) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                ServeCommand.class.getName(), "--socket", socket.toString(), "--store", store.toString()))
+        List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                ServeCommand.class.getName(), "--socket", socket.toString(), "--store", store.toString()));
+        command.addAll(List.of(options));
+        Process child = new ProcessBuilder(command)
                 .redirectError(stderr.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
