@@ -26,6 +26,7 @@ final class Session {
     private boolean inTurn;
     private boolean stopping;
     private boolean noticeSent;
+    private boolean noticeWriting;
     private boolean stopped;
     private boolean stopDone;
     private OutputStream out;
@@ -183,19 +184,11 @@ final class Session {
         boolean notify;
         synchronized (turn) {
             stopping = true;
-            while (inTurn) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(turn, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            awaitWhile(() -> inTurn, deadline);
             inTime = !inTurn;
+            if (inTime) {
+                awaitWhile(() -> noticeWriting, deadline); // the session thread's own notice, if it began one
+            }
             notify = inTime && claimNotice();
             stopped = true;
         }
@@ -231,7 +224,24 @@ final class Session {
             return false;
         }
         noticeSent = true;
+        noticeWriting = true;
         return true;
+    }
+
+    /** Waits on {@code turn} (held by the caller) while {@code condition} holds, until {@code deadline} at most. */
+    private void awaitWhile(java.util.function.BooleanSupplier condition, long deadline) {
+        while (condition.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(turn, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** A stopping session's one {@code SHUTTING_DOWN} line, for the client's next request (or the one it read). */
@@ -243,6 +253,11 @@ final class Session {
             notice.sendTo(out);
         } catch (IOException e) {
             // the client left already
+        } finally {
+            synchronized (turn) {
+                noticeWriting = false; // the stop may close the connection now
+                turn.notifyAll();
+            }
         }
     }
 
