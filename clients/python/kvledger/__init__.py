@@ -10,7 +10,7 @@
 from . import commands, compact
 from .client import Ledger, server_command, start_socket_server
 from .errors import (ConfigMismatchError, ConnectionClosedError, KvLedgerError, ProtocolError, ServerBusyError,
-                     ServerStartError)
+                     ServerStartError, ServerStoppingError)
 from .events import EVENT_TYPES, Event, Hello, StepResult, event_from_json
 from .events import *  # noqa: F401,F403  (the event dataclasses)
 

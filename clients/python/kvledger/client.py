@@ -149,17 +149,37 @@ class Ledger:
         data = _encode(request).encode("utf-8") + b"\n"
         try:
             self._write(data)
-        except (BrokenPipeError, ConnectionResetError) as e:
-            # A server that refused the connection (another client is connected) said why first.
+        except OSError as e:
+            # A server that refused the connection (another client is connected) or is stopping said why first.
             line = self._readline_quietly()
-            if line:
-                self._raise_if_error(_decode(line))
-            raise ConnectionClosedError("the server closed the connection: %s" % e) from e
-        line = self._reader.readline()
+            if line.endswith(b"\n"):
+                self._raise_if_error(self._decode_answer(line))
+            raise ConnectionClosedError("the server closed the connection before the request was sent whole (%s);"
+                                        " it did not run" % e) from e
+        try:
+            line = self._reader.readline()
+        except OSError as e:
+            raise ConnectionClosedError("the connection failed while waiting for the answer (%s); the request may"
+                                        " have run" % e, answer_cut=True) from e
         if not line:
-            raise ConnectionClosedError("the server closed the connection" + _stderr_of(self._reader))
-        answer = _decode(line)
+            raise ConnectionClosedError("the server closed the connection without answering; the request may have"
+                                        " run" + _stderr_of(self._reader), answer_cut=True)
+        if not line.endswith(b"\n"):
+            raise ConnectionClosedError("the server closed the connection in the middle of its answer (%d bytes"
+                                        " arrived); the request may have run" % len(line) + _stderr_of(self._reader),
+                                        answer_cut=True)
+        answer = self._decode_answer(line)
         self._raise_if_error(answer)
+        return answer
+
+    @staticmethod
+    def _decode_answer(line):
+        try:
+            answer = _decode(line)
+        except ValueError as e:  # JSONDecodeError and UnicodeDecodeError are both ValueErrors
+            raise KvLedgerError("the server's answer is not JSON (%s): %r" % (e, line[:200])) from e
+        if not isinstance(answer, dict):
+            raise KvLedgerError("the server's answer is not a JSON object: %r" % line[:200])
         return answer
 
     @staticmethod

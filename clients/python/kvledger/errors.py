@@ -28,15 +28,27 @@ class ConfigMismatchError(ProtocolError):
     """The server's engine has another config than the one this client asked for."""
 
 
+class ServerStoppingError(ProtocolError):
+    """The server is stopping (``SHUTTING_DOWN``): the request did not run. Connect to the next server."""
+
+
 class ConnectionClosedError(KvLedgerError):
-    """The server closed the connection (it stopped, or was killed)."""
+    """The server closed the connection (it stopped, or was killed).
+
+    ``answer_cut`` is true when it closed in the middle of an answer: a step may then have run (its
+    events are in the server's store, ``kvledger export`` reads them back) without its answer arriving.
+    """
+
+    def __init__(self, message, answer_cut=False):
+        super().__init__(message)
+        self.answer_cut = answer_cut
 
 
 class ServerStartError(KvLedgerError):
     """A spawned ``kvledger serve`` did not start; the message holds what it printed."""
 
 
-_BY_CODE = {"BUSY": ServerBusyError, "CONFIG_MISMATCH": ConfigMismatchError}
+_BY_CODE = {"BUSY": ServerBusyError, "CONFIG_MISMATCH": ConfigMismatchError, "SHUTTING_DOWN": ServerStoppingError}
 
 
 def error_from_answer(error):

@@ -2,7 +2,10 @@
 a server that goes away, and the context manager."""
 
 import os
+import select
 import signal
+import socket
+import threading
 import subprocess
 import tempfile
 import time
@@ -11,7 +14,9 @@ from pathlib import Path
 
 import kvledger
 from kvledger import (BlocksReleased, CommandRejected, ConfigMismatchError, ConnectionClosedError, FlushRequired,
-                      Ledger, ProtocolError, ServerBusyError, StoreJobScheduled, commands as c)
+                      KvLedgerError, Ledger, ProtocolError, ServerBusyError, ServerStoppingError, StoreJobScheduled,
+                      commands as c)
+from kvledger.client import SocketLines
 
 from . import support
 
@@ -167,6 +172,87 @@ class SpawnedServerTest(unittest.TestCase):
         with self.assertRaises(ConnectionClosedError) as failed:
             Ledger.spawn(command=support.serve_command(), args=["--config", "{\"gpuBlockSize\": 0}"])
         self.assertIn("gpuBlockSize", str(failed.exception))
+
+
+def big_step(requests=4000, tokens=299):
+    """A step whose answer (about 5 MB) is far larger than a socket's buffer."""
+    return [kvledger.compact.register("q%d" % r, [(r * 7919 + t) % 50000 for t in range(tokens)])
+            for r in range(requests)]
+
+
+def stored_last_seq(store):
+    exported = support.cli("export", "--store", store, check=False)
+    if exported.returncode != 0:
+        raise AssertionError("export exited %d: %s" % (exported.returncode, exported.stderr.decode()))
+    return len(exported.stdout.splitlines())
+
+
+class ServerStoppingTest(unittest.TestCase):
+    """A real server stopped, or killed, while it runs or answers a large step: the client gets the whole
+    answer, a ServerStoppingError, or a ConnectionClosedError, always a kvledger error, never a JSON decoding
+    or raw socket error."""
+
+    def test_sigterm_during_a_step_gives_its_whole_answer_or_a_refusal(self):
+        step = big_step()
+        outcomes = []
+        for delay in (0.0, 1.0, 2.0):
+            with tempfile.TemporaryDirectory() as tmp:
+                sock, store = Path(tmp) / "kvledger.sock", Path(tmp) / "engine.jsonl"
+                server = start_socket_server(sock, "--store", store)
+                try:
+                    with Ledger.connect(sock, config={"gpuBlockSize": 16}) as ledger:
+                        timer = threading.Timer(delay, server.send_signal, (signal.SIGTERM,))
+                        timer.start()
+                        try:
+                            result = ledger.step(step, events="grouped")
+                        except ServerStoppingError:
+                            result = None
+                        finally:
+                            timer.join()
+                    self.assertEqual(0, server.wait(timeout=60), "a clean stop")
+                finally:
+                    server.kill()
+                    server.wait()
+                    server.stderr_file.close()
+                if result is None:
+                    self.assertEqual(1, stored_last_seq(store), "a refused step is not stored")
+                    outcomes.append("refused")
+                else:
+                    self.assertEqual(1 + 4000, result.last_seq)
+                    self.assertEqual(result.last_seq, stored_last_seq(store), "the answered step is stored")
+                    outcomes.append("answered")
+        self.assertEqual(3, len(outcomes))
+
+    def test_an_answer_cut_by_a_killed_server_is_a_kvledger_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sock = Path(tmp) / "kvledger.sock"
+            server = start_socket_server(sock)
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect(str(sock))
+            sending_step = []
+
+            def write(data):
+                connection.sendall(data)
+                if sending_step:
+                    # The answer has begun to arrive and fills the socket's buffer: SIGKILL the server in the middle of it.
+                    poller = select.poll()
+                    poller.register(connection, select.POLLIN)
+                    self.assertTrue(poller.poll(120000), "the answer began")
+                    server.kill()
+                    server.wait()
+
+            try:
+                ledger = Ledger(SocketLines(connection), write, connection.close)
+                sending_step.append(True)
+                with self.assertRaises(ConnectionClosedError) as cut:
+                    ledger.step(big_step())
+                self.assertTrue(cut.exception.answer_cut, str(cut.exception))
+                self.assertIn("middle of its answer", str(cut.exception))
+                ledger.close()
+            finally:
+                server.kill()
+                server.wait()
+                server.stderr_file.close()
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
-import io.kvledger.infrastructure.store.FileStoreProvider;
 import io.kvledger.infrastructure.store.StoreLog;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.StoreLocation;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -28,8 +29,8 @@ import picocli.CommandLine.Option;
                 + " dropped), or holds no events of the engine"})
 final class ExportCommand implements Callable<Integer> {
 
-    @Option(names = "--store", required = true, paramLabel = "FILE|URL",
-            description = "A store file or directory (file:DIR/), or a database URL such as"
+    @Option(names = "--store", required = true, paramLabel = "FILE|DIR/|URL",
+            description = "A store file, a store directory (DIR/ or file:DIR/), or a database URL such as"
                     + " jdbc:postgresql://HOST:PORT/DB?user=U.")
     String store;
 
@@ -58,12 +59,11 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     private long read(EventLogWriter log) {
-        boolean file = !StoreLocations.isLocation(store) || store.startsWith("file:");
-        if (!file) {
-            return StoreLocations.readEvents(store, engineId, log::write);
+        StoreLocation location = StoreLocation.parseForReading(store); // the one reading of a location
+        if (location.path() == null) {
+            return StoreLocations.readEvents(location.opening(FsyncPolicy.NEVER), engineId, log::write);
         }
-        Path path = StoreLocations.isLocation(store) ? FileStoreProvider.pathOf(store) : Path.of(store);
-        return readFileStore(path, log);
+        return readFileStore(location.path(), log);
     }
 
     /**

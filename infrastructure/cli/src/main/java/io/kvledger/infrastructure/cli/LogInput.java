@@ -13,7 +13,9 @@ final class LogInput {
     static final String EMPTY_STORE = "a store this empty holds no step yet (its run stopped before its first step);"
             + " run --store resumes it, and it reads as a log once that run stored a step";
 
-    @Parameters(index = "0", paramLabel = "LOG", description = "Event log, JSON Lines (contract section 3), plain or gzip-compressed; or a store directory, or one of its segments.")
+    @Parameters(index = "0", paramLabel = "LOG", converter = LogLocationConverter.class,
+            description = "Event log, JSON Lines (contract section 3), plain or gzip-compressed; or a store directory"
+                    + " (DIR, DIR/ or file:DIR/), or one of its segments.")
     Path file;
 
     @Option(names = "--progress", description = "Report progress on stderr even when it is not a terminal.")

@@ -14,6 +14,7 @@ import io.kvledger.infrastructure.serve.KvEventsOptions;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.infrastructure.store.StoreLocation;
 import io.kvledger.infrastructure.store.StoreCorruptedException;
 import io.kvledger.application.spi.OpenStore;
 import java.util.stream.Stream;
@@ -51,13 +52,15 @@ final class RunCommand implements Callable<Integer> {
                     + " file as it was."})
     Path output;
 
-    @Option(names = "--store", paramLabel = "FILE|URL", description = {
+    @Option(names = "--store", paramLabel = "FILE|DIR/|URL", description = {
             "Also keep the events in this store file (created with its missing directories): a JSON Lines event"
                     + " log whose lines carry an envelope, readable by every tool. On a store that already holds"
                     + " events the run continues them: seq goes on and earlier requests are known; a config line"
                     + " must equal the stored config (without one the stored config is used). The output is then"
                     + " the whole log, the stored events followed by this run's, so it audits as a whole.",
             "A torn end left by a killed run is cut and reported on stderr.",
+            "A path ending with / (or file:DIR/, or file:DIR/?segmentBytes=N...) is a store directory of segments;"
+                    + " a path naming an existing directory without its / is refused.",
             "Or a database URL, jdbc:postgresql://HOST:PORT/DB?user=U (the JDBC store on the class path): many"
                     + " engines share it, each under its --engine id."})
     String store;
@@ -149,12 +152,13 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             KvLedger.Builder builder;
-            if (StoreLocations.isLocation(store)) {
-                OpenStore open = StoreLocations.open(store);
+            StoreLocation location = StoreLocation.parse(store); // the one reading of a location, as serve's
+            if (!location.isPlainFile()) {
+                OpenStore open = location.open(fsync);
                 storeLocation = open;
                 builder = KvLedger.builder().store(LedgerStore.opened(store, () -> open)).engineId(engineId);
             } else {
-                JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(Path.of(store), fsync);
+                JsonlEventStorageEngine engine = JsonlEventStorageEngine.open(location.path(), fsync);
                 storeFile = engine;
                 if (engine.snapshotRejected() != null) {
                     Cli.say("store " + store + ": " + engine.snapshotRejected() + "; opening from the events instead");

@@ -1,37 +1,22 @@
 package io.kvledger.infrastructure.cli;
 
-import io.kvledger.application.spi.LedgerStoreProvider;
 import io.kvledger.application.engine.StepEvents;
 import io.kvledger.application.spi.OpenStore;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.infrastructure.store.FsyncPolicy;
+import io.kvledger.infrastructure.store.StoreLocation;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
-/** {@code --store} values: a file path, or a store location with a scheme ({@code jdbc:postgresql://...}, {@code file:...}). */
+/** Reading a store's events back; what a {@code --store} value names is {@link StoreLocation}'s to say. */
 final class StoreLocations {
-
-    private static final Pattern LOCATION = Pattern.compile("[a-z][a-z0-9+.-]+:.+");
 
     private StoreLocations() {
     }
 
-    /** Whether {@code store} names a location (scheme:...) rather than a file; {@code C:\\x} is a file. */
-    static boolean isLocation(String store) {
-        return LOCATION.matcher(store).matches();
-    }
-
-    /** Opens the store at {@code location} for reading, through the module that provides its scheme. */
+    /** Opens the store at {@code location} (a location with its scheme) for reading, through the module of its scheme. */
     static OpenStore open(String location) {
-        String scheme = location.substring(0, location.indexOf(':'));
-        for (LedgerStoreProvider provider : ServiceLoader.load(LedgerStoreProvider.class)) {
-            if (provider.scheme().equals(scheme)) {
-                provider.validate(location);
-                return provider.open(location);
-            }
-        }
-        throw new IllegalArgumentException("no store module on the class path opens '" + scheme + ":' locations");
+        return StoreLocation.parseForReading(location).open(FsyncPolicy.NEVER);
     }
 
     /** Streams engine {@code engineId}'s events from the store at {@code location}, in order; returns how many. */

@@ -153,13 +153,10 @@ public final class JsonProblems {
         return false;
     }
 
-    /** A constraint's message without the parser's setting names. */
+    /** A constraint's message without the parser's setting names, its figures kept: "... (1001) exceeds the maximum allowed (1000)". */
     private static String limit(String message) {
         String text = message == null ? "a size limit" : message;
-        int setting = text.indexOf(" (");
-        if (setting > 0 && text.indexOf("StreamReadConstraints", setting) > 0) {
-            text = text.substring(0, setting);
-        }
+        text = text.replaceAll(",? from `?StreamReadConstraints\\.\\w+\\(\\)`?", "");
         return UnicodeText.escapeLoneSurrogates(text.replace("StreamReadConstraints", "the reader"));
     }
 

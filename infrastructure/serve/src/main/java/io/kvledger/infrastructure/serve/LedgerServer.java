@@ -17,9 +17,10 @@ import java.util.Optional;
 
 /**
  * One engine served to one client at a time, over a Unix domain socket or a pair of streams, with its
- * metrics on an optional HTTP port. {@link #stop} (the SIGTERM hook, or the end of standard input)
- * stops accepting, waits for the step in progress, closes the engine (which flushes the store) and
- * removes the socket file.
+ * metrics on an optional HTTP port. {@link #stop} (on SIGTERM, or at the end of standard input) stops
+ * accepting, lets the step in progress finish and its answer be written whole (for a grace period),
+ * answers any later request {@code SHUTTING_DOWN} without running it, closes the connection, then the
+ * engine (which flushes the store), and removes the socket file.
  */
 public final class LedgerServer implements AutoCloseable {
 
@@ -30,7 +31,13 @@ public final class LedgerServer implements AutoCloseable {
     private final MetricsEndpoint endpoint;
     private final PrintStream log;
     private volatile UnixSocketListener listener;
+    private long graceNanos = DEFAULT_GRACE_NANOS;
+    private Session current;
     private boolean stopped;
+    private boolean clean = true;
+
+    /** How long {@link #stop} waits for the answer in progress by default (a client that does not read holds it up). */
+    static final long DEFAULT_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     private LedgerServer(ServedEngine engine, ServeMetrics metrics, MetricsEndpoint endpoint, PrintStream log) {
         this.engine = engine;
@@ -52,6 +59,12 @@ public final class LedgerServer implements AutoCloseable {
     /** As {@link #start(JsonlEventStorageEngine, Optional, int, PrintStream)}, the engine's steps also to {@code others}. */
     public static LedgerServer start(JsonlEventStorageEngine store, Optional<EngineConfig> config, int metricsPort,
                                      List<StepListener> others, PrintStream log) throws IOException {
+        return start(store == null ? null : ServedStore.of(store), config, metricsPort, others, log);
+    }
+
+    /** As {@link #start(JsonlEventStorageEngine, Optional, int, List, PrintStream)}, on any store (owned from here on). */
+    static LedgerServer start(ServedStore store, Optional<EngineConfig> config, int metricsPort,
+                              List<StepListener> others, PrintStream log) throws IOException {
         List<StepListener> listeners = new ArrayList<>(others);
         ServeMetrics metrics = ServeMetrics.none();
         MetricsEndpoint endpoint = null;
@@ -76,6 +89,9 @@ public final class LedgerServer implements AutoCloseable {
             if (endpoint != null) {
                 endpoint.close();
             }
+            if (store != null) {
+                store.close();
+            }
             throw e;
         }
         return new LedgerServer(engine, metrics, endpoint, log);
@@ -93,19 +109,36 @@ public final class LedgerServer implements AutoCloseable {
     public void serveStreams(InputStream in, OutputStream out) throws IOException {
         log.println("kvledger serve: serving on standard streams");
         metrics.session();
-        session().serve(in, out);
+        session().serve(in, out, out);
     }
 
-    private Session session() {
-        return new Session(engine, metrics, log, SERVER);
+    /** How long {@link #stop} waits for the step in progress and its whole answer before it cuts the connection. */
+    public synchronized void graceNanos(long nanos) {
+        graceNanos = nanos;
     }
 
-    /** Stops the server; idempotent, safe from a shutdown hook while a step runs on another thread. */
+    /** The session of the next client; one that begins while the server stops only hears {@code SHUTTING_DOWN}. */
+    private synchronized Session session() {
+        Session session = new Session(engine, metrics, log, SERVER);
+        current = session;
+        if (stopped) {
+            session.stop(0);
+        }
+        return session;
+    }
+
+    /**
+     * Stops the server; idempotent, safe from a signal's thread while a step runs on another. The step in
+     * progress finishes and its answer is written whole, as long as the client reads it within the grace
+     * period; if it does not, the connection is cut (the step stays stored) and {@link #stoppedCleanly}
+     * says so.
+     */
     public synchronized void stop() {
         if (stopped) {
             return;
         }
         stopped = true;
+        engine.beginShutdown(); // a step not yet begun is answered SHUTTING_DOWN
         UnixSocketListener bound = listener;
         if (bound != null) {
             try {
@@ -114,18 +147,31 @@ public final class LedgerServer implements AutoCloseable {
                 log.println("kvledger serve: cannot remove the socket (" + e.getMessage() + ")");
             }
         }
-        engine.close(); // after the step in progress, whose answer still reaches the client
+        Session session = current;
+        clean = session == null || session.stop(graceNanos);
+        engine.close(); // after the step in progress
+        if (!clean) {
+            log.println("kvledger serve: the client did not read its last answer within the grace period ("
+                    + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms), so the connection was cut;"
+                    + " the last step stored is seq " + engine.lastStepFirstSeq() + " to " + engine.lastSeq()
+                    + " (kvledger export --store reads it back)");
+        }
         if (bound != null) {
             try {
                 bound.close();
             } catch (IOException e) {
-                log.println("kvledger serve: cannot close the client's connection (" + e.getMessage() + ")");
+                log.println("kvledger serve: cannot remove the socket (" + e.getMessage() + ")");
             }
         }
         if (endpoint != null) {
             endpoint.close();
         }
         log.println("kvledger serve: stopped after " + engine.steps() + " steps at seq " + engine.lastSeq());
+    }
+
+    /** Whether {@link #stop} delivered every answer of a step that ran (false: one was cut after its grace period). */
+    public synchronized boolean stoppedCleanly() {
+        return clean;
     }
 
     @Override

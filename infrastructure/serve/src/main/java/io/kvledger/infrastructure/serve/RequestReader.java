@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.serve.ProtocolError.Code;
 import java.io.IOException;
@@ -37,9 +38,11 @@ final class RequestReader {
         try {
             node = MAPPER.readTree(line, 0, length);
         } catch (JsonProcessingException e) {
-            throw new ProtocolException(Code.NOT_JSON, "not valid JSON (" + e.getOriginalMessage() + ")");
+            // In the user's terms, as every reader of the product says it: no parser class or feature names.
+            throw new ProtocolException(Code.NOT_JSON, "the request line: " + JsonProblems.parseFailure(
+                    new String(line, 0, length, java.nio.charset.StandardCharsets.UTF_8), e));
         } catch (IOException e) {
-            throw new ProtocolException(Code.NOT_JSON, "cannot read the line (" + e.getMessage() + ")");
+            throw new ProtocolException(Code.NOT_JSON, "the line cannot be read as JSON (" + e.getMessage() + ")");
         }
         if (node == null || !node.isObject()) {
             throw new ProtocolException(Code.BAD_REQUEST, "a request must be a JSON object");

@@ -8,6 +8,7 @@ import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.store.FsyncPolicy;
 import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
+import io.kvledger.infrastructure.store.StoreLocation;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -32,8 +33,10 @@ import picocli.CommandLine.Option;
                 + " (docs/serve-protocol.md). One client at a time; SIGTERM (or, with --stdio, the end of standard"
                 + " input) stops it after the step in progress and flushes the store."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped (SIGTERM, or the end of standard input with --stdio)",
-                "2:bad options, a socket a live server listens on, or a store that cannot be used"})
+        exitCodeList = {"0:stopped (SIGTERM or SIGINT, or the end of standard input with --stdio), every answer delivered",
+                "2:bad options, a socket a live server listens on, or a store that cannot be used",
+                "143:stopped, but the client did not read the answer to its last step within --shutdown-grace"
+                        + " (the step is stored; stderr names its seqs)"})
 public final class ServeCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -47,9 +50,11 @@ public final class ServeCommand implements Callable<Integer> {
         boolean stdio;
     }
 
-    @Option(names = "--store", paramLabel = "FILE", description = "Keep the events in this store file (created when"
-            + " missing, continued when it holds an engine), as `kvledger run --store` does. Default: memory.")
-    Path store;
+    @Option(names = "--store", paramLabel = "FILE|DIR/|URL", description = "Keep the events in this store, read as"
+            + " `kvledger run --store` reads it: a store file, a store directory (a path ending with /, or file:DIR/),"
+            + " or a database URL (jdbc:postgresql://HOST:PORT/DB?user=U, engine id 'engine'); created when missing,"
+            + " continued when it holds an engine. Default: memory.")
+    String store;
 
     @Option(names = "--fsync", paramLabel = "POLICY", converter = FsyncConverter.class, defaultValue = "always",
             description = "With --store: always (every step), never, or interval:MS. Default: ${DEFAULT-VALUE}.")
@@ -64,8 +69,16 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: a free port, printed on stderr).")
     int metricsPort;
 
+    @Option(names = "--shutdown-grace", paramLabel = "MS", defaultValue = "10000",
+            description = "On SIGTERM, how long the step in progress and its whole answer may take (a client that does"
+                    + " not read holds it up) before the connection is cut. Default: ${DEFAULT-VALUE}.")
+    long shutdownGraceMillis;
+
     @Mixin
     KvEventsOptions kvEvents;
+
+    /** The exit status of a stop that had to cut an answer: the one a process ended by SIGTERM has. */
+    static final int ANSWER_CUT = 143;
 
     private static final PrintStream ERR = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
             StandardCharsets.UTF_8);
@@ -79,6 +92,9 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (shutdownGraceMillis < 0) {
+            return fail("--shutdown-grace must be >= 0 milliseconds, was " + shutdownGraceMillis);
+        }
         Optional<EngineConfig> fixed;
         try {
             fixed = config == null ? Optional.empty() : Optional.of(ScenarioReader.config(EventJson.mapper().readTree(config)));
@@ -106,17 +122,36 @@ public final class ServeCommand implements Callable<Integer> {
             throws IOException, InterruptedException {
         LedgerServer server;
         try {
-            JsonlEventStorageEngine opened = store == null ? null : JsonlEventStorageEngine.open(store, fsync);
-            server = LedgerServer.start(opened, fixed, metricsPort,
+            server = LedgerServer.start(openStore(), fixed, metricsPort,
                     publisher == null ? List.of() : List.of(publisher), ERR);
-        } catch (EventStoreException | ConfigMismatchException e) {
-            return fail("store " + store + ": " + e.getMessage());
+        } catch (EventStoreException | ConfigMismatchException | IllegalArgumentException e) {
+            return fail("store " + store + ": " + withoutLocation(e.getMessage()));
         } catch (IOException e) {
             return fail("cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
         }
         if (publisher != null) {
             ERR.println("kvledger serve: KV events on " + publisher.endpoint());
             kvEvents.awaitSubscriber(publisher, ERR);
+        }
+        server.graceNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(shutdownGraceMillis));
+        // SIGTERM and SIGINT stop the server as a request to stop, not as the JVM's end: the stop runs to its
+        // end (the answer in progress delivered) and the command exits 0, or 143 if an answer was cut. Any
+        // other end of the JVM still stops it through the hook.
+        Runnable stopOnSignal = () -> {
+            server.stop();
+            if (transport.stdio) {
+                // standard input cannot be unblocked; the stop is complete, so the process ends here
+                try {
+                    kvEvents.linger(publisher);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                System.exit(exitStatus(server));
+            }
+        };
+        for (String name : List.of("TERM", "INT")) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name),
+                    signal -> new Thread(stopOnSignal, "kvledger-serve-stop").start());
         }
         Thread hook = new Thread(server::stop, "kvledger-serve-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -135,7 +170,29 @@ public final class ServeCommand implements Callable<Integer> {
             server.stop();
         }
         kvEvents.linger(publisher);
-        return 0;
+        return exitStatus(server);
+    }
+
+    /** The store as {@code --store} names it, read as every command reads a location ({@link StoreLocation}). */
+    private ServedStore openStore() {
+        if (store == null) {
+            return null;
+        }
+        StoreLocation location = StoreLocation.parse(store);
+        if (location.isPlainFile()) {
+            return ServedStore.of(JsonlEventStorageEngine.open(location.path(), fsync));
+        }
+        return ServedStore.of(store, location.open(fsync));
+    }
+
+    /** The store's own message, which often begins with the location already: said once. */
+    private String withoutLocation(String message) {
+        String said = message == null ? "cannot be used" : message;
+        return said.startsWith(store + ": ") ? said.substring(store.length() + 2) : said;
+    }
+
+    private static int exitStatus(LedgerServer server) {
+        return server.stoppedCleanly() ? 0 : ANSWER_CUT;
     }
 
     private static int fail(String message) {

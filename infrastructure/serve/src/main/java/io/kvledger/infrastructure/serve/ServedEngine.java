@@ -9,8 +9,6 @@ import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.infrastructure.serve.ProtocolError.Code;
-import io.kvledger.infrastructure.store.FileStores;
-import io.kvledger.infrastructure.store.JsonlEventStorageEngine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ServedEngine implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final JsonlEventStorageEngine store;
+    private final ServedStore store;
     private final List<StepListener> listeners;
     private volatile EngineConfig openConfig;
     private KvLedger ledger;
@@ -34,16 +32,18 @@ final class ServedEngine implements AutoCloseable {
     private long steps;
     private long commandsReceived;
     private boolean closed;
+    private long lastStepFirstSeq;
+    private volatile boolean stopping;
 
     /**
      * @param store     the durable store, or {@code null} for an in-memory engine; owned from here on
      * @param config    the config fixed at start, if any
      * @param listeners told about every step (metrics)
      */
-    ServedEngine(JsonlEventStorageEngine store, Optional<EngineConfig> config, List<StepListener> listeners) {
+    ServedEngine(ServedStore store, Optional<EngineConfig> config, List<StepListener> listeners) {
         this.store = store;
         this.listeners = List.copyOf(listeners);
-        if (config.isPresent() || (store != null && store.lastSeq() > 0)) {
+        if (config.isPresent() || (store != null && store.holdsEngine())) {
             open(config);
         }
     }
@@ -91,6 +91,7 @@ final class ServedEngine implements AutoCloseable {
             }
             commandsReceived += commands.size();
             long firstSeq = lastSeq + 1;
+            lastStepFirstSeq = firstSeq;
             lastSeq += result.events().size();
             steps++;
             answer.accept(steps, firstSeq, result, System.nanoTime() - start);
@@ -136,14 +137,29 @@ final class ServedEngine implements AutoCloseable {
         }
     }
 
+    /** From now on a hello or step not yet begun is answered {@code SHUTTING_DOWN}; the one in progress finishes. */
+    void beginShutdown() {
+        stopping = true;
+    }
+
+    /** The first seq of the last step that ran (0 before any). */
+    long lastStepFirstSeq() {
+        lock.lock();
+        try {
+            return lastStepFirstSeq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void checkOpen() throws ProtocolException {
-        if (closed) {
-            throw new ProtocolException(Code.SHUTTING_DOWN, "the server is stopping");
+        if (closed || stopping) {
+            throw new ProtocolException(Code.SHUTTING_DOWN, "the server is stopping: this request did not run");
         }
     }
 
     private void open(Optional<EngineConfig> config) {
-        KvLedger.Builder builder = store == null ? KvLedger.builder().store(withoutStore()) : FileStores.builder(store);
+        KvLedger.Builder builder = store == null ? KvLedger.builder().store(withoutStore()) : store.builder();
         config.ifPresent(builder::config);
         listeners.forEach(builder::listener);
         ledger = builder.build();

@@ -134,14 +134,35 @@ final class UnixSocketListener implements AutoCloseable {
     private void serve(SocketChannel client, SessionFactory sessions) {
         try (client) {
             InputStream in = new BufferedInputStream(Channels.newInputStream(client), 64 * 1024);
-            OutputStream out = Channels.newOutputStream(client);
-            sessions.create().serve(in, out);
+            OutputStream out = new ChannelOutput(client);
+            sessions.create().serve(in, out, client);
             log.println("kvledger serve: client disconnected");
         } catch (IOException e) {
-            log.println("kvledger serve: client connection lost (" + e.getMessage() + ")");
+            log.println("kvledger serve: client connection lost (" + reason(e) + ")");
         } finally {
             release(client);
         }
+    }
+
+    /** Why a connection ended, in words: a JDK exception about a closed channel has no message of its own. */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.channels.AsynchronousCloseException) {
+            return "the server closed it while stopping";
+        }
+        if (e instanceof ClosedChannelException) {
+            return "the connection was already closed";
+        }
+        String message = e.getMessage();
+        if (message == null || message.isBlank()) {
+            return "the connection failed without a reason from the system";
+        }
+        if (message.contains("Broken pipe")) {
+            return "the client closed its end before reading the answer (broken pipe)";
+        }
+        if (message.contains("Connection reset")) {
+            return "the client reset the connection";
+        }
+        return message;
     }
 
     /**
@@ -202,6 +223,32 @@ final class UnixSocketListener implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /**
+     * Writes straight to the channel. The JDK's {@code Channels.newOutputStream} takes the channel's blocking
+     * lock, which a read in progress holds, so a stop could not tell a client waiting between requests that
+     * the server is stopping.
+     */
+    private static final class ChannelOutput extends OutputStream {
+        private final SocketChannel channel;
+
+        ChannelOutput(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes, offset, length);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        }
     }
 
     @FunctionalInterface

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -162,6 +163,44 @@ class ServeProtocolTest {
             assertEquals("UNKNOWN_REQUEST", only.get("code").textValue());
             assertEquals(before, client.hello().get("hello").get("lastSeq").longValue() - 1);
         }
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"step\": []} {\"step\": []}                | more than one JSON value on the line",
+            "{\"step\": [                                     | the line ends inside a JSON value",
+            "{\"step\": [], \"x\": 1e}                        | at column",
+            "{\"step\": [], \"x\": DIGITS}                    | Number value length (1001) exceeds the maximum allowed (1000)",
+            "NESTED                                             | exceeds the maximum allowed",
+    })
+    void aLineThatIsNotJsonIsDescribedInTheClientsTermsNotTheParsers(String line, String says) throws Exception {
+        String sent = line.replace("DIGITS", "1".repeat(1001)).replace("NESTED", "[".repeat(1001) + "]".repeat(1001));
+        try (ServerHarness harness = ServerHarness.inMemory(dir); UnixClient client = new UnixClient(harness.socket)) {
+            client.hello();
+            JsonNode error = client.request(sent).get("error");
+            assertEquals("NOT_JSON", error.get("code").textValue(), error.toString());
+            String message = error.get("message").textValue();
+            assertTrue(message.contains(says), message);
+            for (String internal : new String[] {"JsonNode", "FAIL_ON_TRAILING_TOKENS", "StreamReadConstraints",
+                    "com.fasterxml", "Source:", "`"}) {
+                assertFalse(message.contains(internal), "names " + internal + ": " + message);
+            }
+        }
+    }
+
+    @Test
+    void aServerStoppedWhileItsClientIsBetweenRequestsSaysWhyTheConnectionEnded() throws Exception {
+        ServerHarness harness = ServerHarness.inMemory(dir);
+        try (UnixClient client = new UnixClient(harness.socket)) {
+            client.hello();
+            harness.close(); // stop() while the session waits for the next request
+            JsonNode notice = client.answer();
+            assertEquals("SHUTTING_DOWN", notice.get("error").get("code").textValue(), notice.toString());
+            assertNull(client.answer(), "then the end of the connection");
+        }
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> harness.log().contains("client disconnected") || harness.log().contains("connection lost"));
+        assertFalse(harness.log().contains("(null)"), harness.log());
     }
 
     @Test

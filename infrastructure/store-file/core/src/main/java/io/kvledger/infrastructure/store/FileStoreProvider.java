@@ -2,7 +2,6 @@ package io.kvledger.infrastructure.store;
 
 import io.kvledger.application.spi.LedgerStoreProvider;
 import io.kvledger.application.spi.OpenStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.time.Duration;
@@ -63,15 +62,9 @@ public final class FileStoreProvider implements LedgerStoreProvider {
                 + "&snapshotEvery=" + policy.snapshotEvery();
     }
 
-    /** The file or directory a {@code file:} location names (its path, without options), for readers of it. */
-    public static Path pathOf(String location) {
-        return path(location);
-    }
-
     private static boolean isDirectory(String location) {
-        String raw = rawPath(location);
-        return raw.endsWith("/") || Files.isDirectory(path(location))
-                || options(location).keySet().stream().anyMatch(SEGMENT_KEYS::contains);
+        path(location); // a location of another scheme, or without a path, is refused first
+        return StoreLocation.parse(location).kind() == StoreLocation.Kind.DIRECTORY; // the one reading of a location
     }
 
     private static String rawPath(String location) {

@@ -57,7 +57,7 @@ import org.axonframework.eventsourcing.eventstore.EventStoreException;
  * ({@link StoreReads}), the snapshots ({@link StoreSnapshots}) and what a store directory reads of a
  * segment ({@link SegmentBounds}). They share the store's lock.
  */
-public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
+public final class JsonlEventStorageEngine implements EventStorageEngine, StoreDurability, SeqNumberedStore, AutoCloseable {
 
     /**
      * The most appends queued for the writer and not written yet; one more waits for the oldest. It

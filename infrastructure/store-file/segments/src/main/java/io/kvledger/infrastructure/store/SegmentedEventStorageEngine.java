@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>Rolling needs the state, so only a ledger built with the store's listener (the {@code file:}
  * provider and {@link FileStores} do that) rolls; the store is one growing segment otherwise.
  */
-public final class SegmentedEventStorageEngine implements EventStorageEngine, StoreDurability, AutoCloseable {
+public final class SegmentedEventStorageEngine implements EventStorageEngine, StoreDurability, SeqNumberedStore, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentedEventStorageEngine.class);
 
