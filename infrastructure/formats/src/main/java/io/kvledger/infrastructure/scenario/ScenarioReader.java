@@ -89,7 +89,7 @@ public final class ScenarioReader {
     private ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
         JsonNode node;
         try {
-            node = EventJson.mapper().readTree(text);
+            node = EventJson.readTree(text);
         } catch (JsonProcessingException e) {
             throw new MalformedLineException(line, JsonProblems.parseFailure(text, e));
         }

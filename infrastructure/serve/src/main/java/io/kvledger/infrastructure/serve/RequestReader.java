@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.serve.ProtocolError.Code;
 import java.io.IOException;
@@ -35,7 +36,7 @@ final class RequestReader {
     static Request readTree(byte[] line, int length, EngineConfig config) throws ProtocolException {
         JsonNode node;
         try {
-            node = MAPPER.readTree(line, 0, length);
+            node = EventJson.readTree(line, 0, length);
         } catch (JsonProcessingException e) {
             throw new ProtocolException(Code.NOT_JSON, "not valid JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
@@ -95,11 +96,11 @@ final class RequestReader {
         }
         JsonNode timing = node.get("timing");
         if (timing != null && !timing.isBoolean()) {
-            throw new ProtocolException(Code.BAD_REQUEST, "timing must be true or false, was " + timing);
+            throw new ProtocolException(Code.BAD_REQUEST, "timing must be true or false, was " + JsonProblems.show(timing));
         }
         JsonNode events = node.get("events");
         if (events != null && !(events.isTextual() && (events.textValue().equals("all") || events.textValue().equals("grouped")))) {
-            throw new ProtocolException(Code.BAD_REQUEST, "events must be \"all\" or \"grouped\", was " + events);
+            throw new ProtocolException(Code.BAD_REQUEST, "events must be \"all\" or \"grouped\", was " + JsonProblems.show(events));
         }
         return new Request.Step(commands, lines(node.get("lines"), commands.size()), timing != null && timing.booleanValue(),
                 events != null && events.textValue().equals("grouped"));
@@ -117,7 +118,7 @@ final class RequestReader {
         for (int i = 0; i < commands; i++) {
             JsonNode line = lines.get(i);
             if (!line.isIntegralNumber() || !line.canConvertToLong() || line.longValue() < 0) {
-                throw new ProtocolException(Code.BAD_REQUEST, "lines[" + i + "] must be an integer >= 0, was " + line);
+                throw new ProtocolException(Code.BAD_REQUEST, "lines[" + i + "] must be an integer >= 0, was " + JsonProblems.show(line));
             }
             result[i] = line.longValue();
         }
