@@ -164,6 +164,14 @@ public final class ZmqKvEventPublisher implements StepListener, AutoCloseable {
             String endpoints = options.endpoint + (options.replayEndpoint == null ? "" : " or " + options.replayEndpoint);
             return "the port of " + endpoints + " is not a number (write tcp://HOST:PORT, or tcp://HOST:* for a free port)";
         }
+        if (cause instanceof org.zeromq.ZMQException zmq) { // "Errno 49" says nothing: ZeroMQ's words for its code
+            String endpoints = options.endpoint + (options.replayEndpoint == null ? "" : " or " + options.replayEndpoint);
+            try {
+                return endpoints + ": " + ZMQ.Error.findByCode(zmq.getErrorCode()).getMessage();
+            } catch (IllegalArgumentException unknownCode) {
+                return endpoints + ": " + zmq.getMessage();
+            }
+        }
         return cause.getMessage();
     }
 

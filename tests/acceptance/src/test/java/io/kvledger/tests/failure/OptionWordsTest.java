@@ -88,6 +88,36 @@ class OptionWordsTest {
         }
     }
 
+    @Test
+    void aDirectoryGivenForALogAndAFleetStoreThatIsNoDatabaseAreNamed() throws Exception {
+        Path log = dir.resolve("l.jsonl");
+        assertEquals(0, Kvledger.inProcess("run", Examples.prefillDecode(), "-o", log.toString()).exit());
+        Path folder = Files.createDirectories(dir.resolve("folder"));
+
+        Kvledger.Result diff = Kvledger.inProcess("diff", folder.toString(), log.toString());
+        Kvledger.Result bench = Kvledger.inProcess("bench", folder.toString(), "--simulate", "0");
+        Kvledger.Result fleet = Kvledger.inProcess("fleet", "status", "--store", "x");
+
+        assertWords(diff, "diff DIR LOG");
+        assertTrue(diff.stderr().contains("cannot read " + folder + ": it is a directory"), diff.stderr());
+        assertWords(bench, "bench DIR");
+        assertTrue(bench.stderr().contains("cannot read " + folder + ": it is a directory"), bench.stderr());
+        assertWords(fleet, "fleet status --store x");
+        assertTrue(fleet.stderr().contains("the fleet's store is a PostgreSQL database: give jdbc:postgresql://"), fleet.stderr());
+    }
+
+    @Test
+    void aKvEventsEndpointThatCannotBeBoundSaysWhyInWords() throws Exception {
+        Path scenario = Files.writeString(dir.resolve("s.jsonl"), "{\"cmd\": \"ResetCache\"}\n");
+
+        // 192.0.2.1 (TEST-NET-1, RFC 5737) is no address of this machine.
+        Kvledger.Result result = Kvledger.inProcess("run", scenario.toString(), "--kv-events", "tcp://192.0.2.1:5557");
+
+        assertWords(result, "run --kv-events tcp://192.0.2.1:5557");
+        assertTrue(result.stderr().contains("cannot bind the KV event sockets: tcp://192.0.2.1:5557: "), result.stderr());
+        assertFalse(result.stderr().contains("Errno"), result.stderr());
+    }
+
     private static void assertWords(Kvledger.Result result, String what) {
         assertEquals(2, result.exit(), what + ": " + result);
         for (String internal : INTERNALS) {
