@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.domain.group.GroupKeys;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -32,23 +33,9 @@ public final class Compact {
      * (contract 7.1: equal tokens have a key in each group, so the mark is what tells them apart).
      */
     static String key(String key) {
-        int mark = groupMark(key);
+        int mark = GroupKeys.markStart(key);
         String hash = key.substring(0, mark);
         return hash.length() <= KEY_CHARS ? key : hash.substring(0, KEY_CHARS) + "..." + key.substring(mark);
-    }
-
-    /** Where a trailing {@code /g<digits>} begins, or the key's length when it has none. */
-    private static int groupMark(String key) {
-        int mark = key.lastIndexOf("/g");
-        if (mark < 0 || mark + 2 == key.length()) {
-            return key.length();
-        }
-        for (int i = mark + 2; i < key.length(); i++) {
-            if (key.charAt(i) < '0' || key.charAt(i) > '9') {
-                return key.length();
-            }
-        }
-        return mark;
     }
 
     static List<String> keys(List<String> keys) {
