@@ -85,6 +85,9 @@ final class FleetCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), (segments < 1 ? "--segments" : "--batch-size")
                         + " must be at least 1, was " + Math.min(segments, batchSize));
             }
+            if (nodeId.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--node must not be empty: it names the node in the token store");
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             PostgresStore shared = PostgresStore.open(store.url, 6);
             FleetNode.Settings settings = FleetNode.Settings.of(segments).withBatchSize(batchSize);

@@ -97,6 +97,7 @@ class OptionWordsTest {
         Kvledger.Result diff = Kvledger.inProcess("diff", folder.toString(), log.toString());
         Kvledger.Result bench = Kvledger.inProcess("bench", folder.toString(), "--simulate", "0");
         Kvledger.Result fleet = Kvledger.inProcess("fleet", "status", "--store", "x");
+        Kvledger.Result node = Kvledger.inProcess("fleet", "node", "--store", "jdbc:postgresql://127.0.0.1:1/kv", "--node", "");
 
         assertWords(diff, "diff DIR LOG");
         assertTrue(diff.stderr().contains("cannot read " + folder + ": it is a directory"), diff.stderr());
@@ -104,6 +105,8 @@ class OptionWordsTest {
         assertTrue(bench.stderr().contains("cannot read " + folder + ": it is a directory"), bench.stderr());
         assertWords(fleet, "fleet status --store x");
         assertTrue(fleet.stderr().contains("the fleet's store is a PostgreSQL database: give jdbc:postgresql://"), fleet.stderr());
+        assertWords(node, "fleet node --node ''");
+        assertTrue(node.stderr().contains("--node must not be empty"), node.stderr());
     }
 
     @Test
