@@ -45,14 +45,22 @@ public interface KvLedger extends AutoCloseable {
      * in {@link #state()}, but a process crash before the write loses it ({@link #flush()} waits for
      * the writes; a write that fails makes the next step, {@code flush()} or {@code close()} throw).
      *
+     * A rejected command's {@code CommandRejected.line} is its position in {@code commands}, from 1
+     * ({@link #stepEntries} gives other numbers, such as a scenario's lines).
+     *
      * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored
      */
     default StepResult step(List<? extends EngineCommand> commands) {
+        return stepEntries(numbered(commands));
+    }
+
+    /** The commands as entries at lines 1, 2, ...: their positions in the step. */
+    private static List<StepEntry> numbered(List<? extends EngineCommand> commands) {
         List<StepEntry> entries = new ArrayList<>(commands.size());
         for (EngineCommand command : commands) {
-            entries.add(new StepEntry(0, command));
+            entries.add(new StepEntry(entries.size() + 1, command));
         }
-        return stepEntries(entries);
+        return entries;
     }
 
     /** Decides the entries in order, as one step; each entry's line is recorded if it is rejected. */
@@ -70,11 +78,7 @@ public interface KvLedger extends AutoCloseable {
      * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored
      */
     default CompletableFuture<StepResult> stepAsync(List<? extends EngineCommand> commands) {
-        List<StepEntry> entries = new ArrayList<>(commands.size());
-        for (EngineCommand command : commands) {
-            entries.add(new StepEntry(0, command));
-        }
-        return stepEntriesAsync(entries);
+        return stepEntriesAsync(numbered(commands));
     }
 
     /** {@link #stepAsync} of entries; this default decides and stores the step before returning. */
@@ -137,8 +141,12 @@ public interface KvLedger extends AutoCloseable {
             return this;
         }
 
+        /** @throws IllegalArgumentException when empty: the id names the engine's events in a store */
         public Builder engineId(String value) {
-            this.engineId = Objects.requireNonNull(value, "engineId");
+            if (Objects.requireNonNull(value, "engineId").isEmpty()) {
+                throw new IllegalArgumentException("engineId must not be empty: it names the engine's events in a store");
+            }
+            this.engineId = value;
             return this;
         }
 

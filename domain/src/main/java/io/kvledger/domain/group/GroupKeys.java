@@ -14,6 +14,23 @@ public final class GroupKeys {
     }
 
     /**
+     * Where {@code key}'s group mark ({@code /g} and digits, at its end) begins, or the key's length when it
+     * has none: a tool that shortens a key keeps the mark, which tells the same tokens' keys of two groups apart.
+     */
+    public static int markStart(String key) {
+        int mark = key.lastIndexOf(MARK);
+        if (mark < 0 || mark + MARK.length() == key.length()) {
+            return key.length();
+        }
+        for (int i = mark + MARK.length(); i < key.length(); i++) {
+            if (key.charAt(i) < '0' || key.charAt(i) > '9') {
+                return key.length();
+            }
+        }
+        return mark;
+    }
+
+    /**
      * The group of {@code key} among {@code groups} ({@link Integer#MAX_VALUE} when the count is not known); 0 for
      * a key without the mark or naming no such group.
      */

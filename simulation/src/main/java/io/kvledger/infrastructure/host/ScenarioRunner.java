@@ -9,6 +9,7 @@ import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import io.kvledger.infrastructure.scenario.ScenarioLine;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
+import io.kvledger.infrastructure.scenario.UnknownField;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -62,6 +63,10 @@ public final class ScenarioRunner {
         /** A step was executed and written. */
         default void stepped(EventLogWriter log) {
         }
+
+        /** A command line gives a field its command does not know (ignored); said once per field name. */
+        default void unknownField(UnknownField field) {
+        }
     }
 
     private static final Hooks DEFAULT_HOOKS = new Hooks() {
@@ -95,6 +100,7 @@ public final class ScenarioRunner {
      */
     public void run(InputStream scenario, EventLogWriter log) throws IOException, MalformedLineException {
         ScenarioReader reader = new ScenarioReader(scenario);
+        reader.onUnknownField(hooks::unknownField);
         Lines lines = new Lines() {
             @Override
             public ScenarioLine next() throws IOException, MalformedLineException {

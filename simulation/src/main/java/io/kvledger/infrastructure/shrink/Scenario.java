@@ -46,7 +46,7 @@ public record Scenario(EngineConfig config, List<ObjectNode> lines) {
                 continue;
             }
             try {
-                JsonNode node = EventJson.mapper().readTree(line);
+                JsonNode node = EventJson.readTree(line);
                 if (!(node.size() == 1 && node.has("config"))) {
                     lines.add((ObjectNode) node);
                 }

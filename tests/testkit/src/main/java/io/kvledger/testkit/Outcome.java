@@ -82,6 +82,23 @@ public final class Outcome {
         return result;
     }
 
+    /**
+     * The step's events, one a line in order, and its rejections named again at the end: what an assertion
+     * on the outcome prints when it fails.
+     */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("Outcome of a step with ").append(result.events().size()).append(" event")
+                .append(result.events().size() == 1 ? "" : "s").append(result.events().isEmpty() ? "" : ":");
+        result.events().forEach(event -> text.append("\n  ").append(event));
+        List<CommandRejected> rejections = result.rejections();
+        text.append(rejections.isEmpty() ? "\nno rejection" : "\n" + rejections.size() + " rejection"
+                + (rejections.size() == 1 ? "" : "s") + ":");
+        rejections.forEach(rejection -> text.append("\n  line ").append(rejection.line()).append(' ').append(rejection.cmd())
+                .append(' ').append(rejection.code()).append(": ").append(rejection.message()));
+        return text.toString();
+    }
+
     private Outcome check(String what, List<?> expected, List<? extends EngineEvent> actual) {
         if (!EventDiff.same(expected, actual)) {
             throw new ExpectationFailure(EventDiff.describe(what, expected, actual), expected, actual);

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * One domain command of a scheduler step.
  *
- * @param line where the command came from (a scenario's line number), recorded in a rejection; 0 when none
+ * @param line where the command came from (a scenario's line number; {@code KvLedger.step}: the position in the step,
+ *             from 1), recorded in a rejection
  */
 public record StepEntry(long line, EngineCommand command) {
 

@@ -1,6 +1,7 @@
 package io.kvledger.application.audit;
 
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.group.GroupKeys;
 import io.kvledger.domain.group.PerGroup;
 import java.lang.reflect.RecordComponent;
 import java.util.List;
@@ -72,7 +73,8 @@ public final class EventText {
         StringBuilder text = new StringBuilder("[");
         for (int i = 0; i < keys.size(); i++) {
             String key = keyName.apply(String.valueOf(keys.get(i)));
-            text.append(i == 0 ? "" : ", ").append(key.length() > KEY_CHARS + 3 ? key.substring(0, KEY_CHARS) + "..." : key);
+            int mark = GroupKeys.markStart(key); // a group's mark is kept whole: bac02613.../g1
+            text.append(i == 0 ? "" : ", ").append(mark > KEY_CHARS + 3 ? key.substring(0, KEY_CHARS) + "..." + key.substring(mark) : key);
         }
         return text.append(']').toString();
     }

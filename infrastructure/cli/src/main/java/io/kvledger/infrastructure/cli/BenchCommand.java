@@ -52,6 +52,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (Files.isDirectory(file)) {
+            return Cli.fail("cannot read " + file + ": it is a directory, not a log file");
+        }
         PrintWriter out = Cli.stdoutWriter();
         try {
             long bytes = Files.size(file);

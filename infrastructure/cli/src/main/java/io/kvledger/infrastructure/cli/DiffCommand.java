@@ -44,6 +44,8 @@ final class DiffCommand implements Callable<Integer> {
             return Cli.fail("cannot read " + e.getFile() + ": no such file");
         } catch (NamedMalformedLog e) {
             return Cli.fail(e.log + ": " + e.getCause().getMessage());
+        } catch (InputFailure e) {
+            return Cli.fail(e.getMessage());
         }
         PrintWriter out = Cli.stdoutWriter();
         try {
@@ -103,13 +105,17 @@ final class DiffCommand implements Callable<Integer> {
 
     private static List<LogDiff.Unit> units(Path log) throws IOException, NamedMalformedLog {
         LogDiff diff = new LogDiff();
-        try (InputStream in = Files.newInputStream(log)) {
+        try (InputStream in = Inputs.open(log)) {
             EventLogReader reader = new EventLogReader(in);
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
                 diff.add(entry);
             }
         } catch (MalformedLogException e) {
             throw new NamedMalformedLog(log, e);
+        } catch (InputFailure e) {
+            throw e;
+        } catch (IOException e) {
+            throw new InputFailure(log, e); // a directory, a device error: named, exit 2
         }
         return diff.units();
     }

@@ -43,6 +43,9 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (engineId.isEmpty()) {
+            return Cli.fail("--engine must not be empty: it names the engine's events in the store");
+        }
         // Through the commands' one output path: checked writes, and a file replaced only when complete.
         try (Output out = Output.to(output); Writer writer = out.writer()) {
             EventLogWriter log = new EventLogWriter(writer);

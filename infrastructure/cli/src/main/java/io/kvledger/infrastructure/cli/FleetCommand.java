@@ -37,12 +37,25 @@ final class FleetCommand implements Runnable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static final class StoreOptions {
-        @Option(names = "--store", required = true, paramLabel = "URL", description = "jdbc:postgresql://HOST:PORT/DB?user=U")
+        @Option(names = "--store", required = true, paramLabel = "URL", description = "jdbc:postgresql://HOST:PORT/DB?user=U",
+                converter = PostgresUrl.class)
         String url;
 
         @Option(names = "--view", defaultValue = "fleet", paramLabel = "NAME",
                 description = "The view: its processor's name and its tables' prefix. Default: ${DEFAULT-VALUE}.")
         String view;
+    }
+
+    /** The fleet lives on PostgreSQL only: another location is a bad option (exit 2), refused before anything opens. */
+    static final class PostgresUrl implements picocli.CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!value.startsWith("jdbc:postgresql:")) {
+                throw new picocli.CommandLine.TypeConversionException("the fleet's store is a PostgreSQL database: give"
+                        + " jdbc:postgresql://HOST:PORT/DB?user=U, was '" + value + "'");
+            }
+            return value;
+        }
     }
 
     @Command(name = "node", mixinStandardHelpOptions = true,
@@ -72,6 +85,9 @@ final class FleetCommand implements Runnable {
             if (segments < 1 || batchSize < 1) {
                 throw new ParameterException(spec.commandLine(), (segments < 1 ? "--segments" : "--batch-size")
                         + " must be at least 1, was " + Math.min(segments, batchSize));
+            }
+            if (nodeId.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--node must not be empty: it names the node in the token store");
             }
             CountDownLatch stopped = new CountDownLatch(1);
             PostgresStore shared = PostgresStore.open(store.url, 6);

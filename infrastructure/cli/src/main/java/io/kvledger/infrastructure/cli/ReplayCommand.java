@@ -62,6 +62,9 @@ final class ReplayCommand implements Callable<Integer> {
         if (timeline && requestId == null) {
             throw new ParameterException(spec.commandLine(), "--timeline needs --request ID");
         }
+        if (requestId != null && requestId.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--request must not be empty: no request has an empty id");
+        }
         PrintWriter out = Cli.stdoutWriter();
         try {
             return input.scan("replay", scan -> timeline ? timeline(scan, out) : state(scan, out));
@@ -115,6 +118,7 @@ final class ReplayCommand implements Callable<Integer> {
             jsonOut.writeArrayFieldStart("events");
         }
         long rows = 0;
+        TimelineText text = null;
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
             FoldStep step = fold.apply(entry.seq(), entry.event());
             if (TimelineFilter.concerns(entry, step, requestId)) {
@@ -124,9 +128,10 @@ final class ReplayCommand implements Callable<Integer> {
                     jsonOut.writeObject(row);
                 } else {
                     if (rows == 0) {
-                        TimelineText.header(requestId, out); // only over rows: an unknown request gets no empty table
+                        text = TimelineText.of(row);
+                        text.header(requestId, out); // only over rows: an unknown request gets no empty table
                     }
-                    TimelineText.row(row, out);
+                    text.row(row, out);
                 }
                 rows++;
             }

@@ -10,6 +10,7 @@ import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
+import io.kvledger.infrastructure.scenario.UnknownField;
 import io.kvledger.infrastructure.serve.KvEventsOptions;
 import io.kvledger.infrastructure.store.FileStores;
 import io.kvledger.infrastructure.store.FsyncPolicy;
@@ -88,6 +89,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (engineId.isEmpty()) {
+            return Cli.fail("--engine must not be empty: it names the engine's events in the store");
+        }
         CountingInputStream in;
         try {
             in = new CountingInputStream(Inputs.open(scenario));
@@ -188,6 +192,12 @@ final class RunCommand implements Callable<Integer> {
         Hooks(CountingInputStream in, Progress progress) {
             this.in = in;
             this.progress = progress;
+        }
+
+        /** A warning, not a failure: the contract ignores unknown fields, so the output does not change. */
+        @Override
+        public void unknownField(UnknownField field) {
+            Cli.say(scenario + ": " + field.message());
         }
 
         @Override

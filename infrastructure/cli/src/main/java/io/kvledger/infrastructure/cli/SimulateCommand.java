@@ -138,7 +138,11 @@ final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--model and --groups exclude each other");
         }
         if (groups != null) {
-            return SimulationModel.ofGroups(GroupsParser.parse(groups));
+            try {
+                return SimulationModel.ofGroups(GroupsParser.parse(groups));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--groups: " + e.getMessage(), e);
+            }
         }
         return model == null ? SimulationModel.DEFAULT : SimulationModel.named(model);
     }

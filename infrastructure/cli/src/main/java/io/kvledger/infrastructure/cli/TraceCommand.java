@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.infrastructure.log.LogEntry;
 import io.kvledger.infrastructure.log.MalformedLogException;
 import io.kvledger.infrastructure.trace.LogTrace;
@@ -47,8 +48,14 @@ final class TraceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Whether an event of the log names {@code --request}'s request. */
+    private boolean requestSeen;
+
     @Override
     public Integer call() throws IOException {
+        if (requestId != null && requestId.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--request must not be empty: no request has an empty id");
+        }
         TraceWindow window;
         try {
             window = new TraceWindow(from, to, requestId);
@@ -74,6 +81,11 @@ final class TraceCommand implements Callable<Integer> {
             }, 1 << 16);
             int exit = input.scan("trace", scan -> write(scan, buffered, window));
             buffered.flush();
+            if (exit == 0 && requestId != null && !requestSeen) {
+                // A trace of nothing would look like a request with no events: say so (a bad option, exit 2).
+                return Cli.fail("--request " + requestId + ": no event of " + input.file + " names this request"
+                        + " (it is never registered there); nothing traced");
+            }
             out.commit();
             return exit;
         }
@@ -84,6 +96,7 @@ final class TraceCommand implements Callable<Integer> {
             String endedBy = "end of log";
             try {
                 for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+                    requestSeen |= entry.event() instanceof RequestEvent e && e.requestId().equals(window.requestId());
                     if (!trace.accept(entry)) {
                         endedBy = "end of window";
                         break;
@@ -95,7 +108,7 @@ final class TraceCommand implements Callable<Integer> {
                 throw e;
             }
             TraceSummary summary = trace.finish(endedBy);
-            if (output != null) {
+            if (output != null && (requestId == null || requestSeen)) { // else nothing is traced (call says so)
                 Cli.stderr().println(String.format(Locale.ROOT,
                         "kvledger trace: %d events -> %d trace events (%d job slices, %d unfinished), time from the %s, in %s",
                         summary.events(), summary.traceEvents(), summary.jobs(), summary.unfinishedJobs(),

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvledger.domain.group.GroupKeys;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -27,8 +28,14 @@ public final class Compact {
         return text.append("]").toString();
     }
 
+    /**
+     * The first {@link #KEY_CHARS} characters of the key's hash, and its group mark whole: {@code bac02613.../g1}
+     * (contract 7.1: equal tokens have a key in each group, so the mark is what tells them apart).
+     */
     static String key(String key) {
-        return key.length() <= KEY_CHARS ? key : key.substring(0, KEY_CHARS) + "...";
+        int mark = GroupKeys.markStart(key);
+        String hash = key.substring(0, mark);
+        return hash.length() <= KEY_CHARS ? key : hash.substring(0, KEY_CHARS) + "..." + key.substring(mark);
     }
 
     static List<String> keys(List<String> keys) {

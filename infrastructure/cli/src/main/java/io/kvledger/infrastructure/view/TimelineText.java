@@ -12,21 +12,36 @@ import java.util.function.Function;
  */
 public final class TimelineText {
 
-    private static final String FORMAT = "%7s  %-20s  %-25s  %-11s  %-11s  %-7s  %-7s  %-14s  %s";
+    private final String format;
 
-    private TimelineText() {
+    private TimelineText(int groups) {
+        // A grouped figure is a list, [3, 3]->[4, 4]: its columns are as wide as two lists of G numbers of up to
+        // three digits and the arrow, so the columns after them stay aligned (contract 7.9's per-group figures).
+        int perGroup = groups <= 1 ? 7 : 2 * (5 * groups) + 2;
+        this.format = "%7s  %-20s  %-25s  %-11s  %-11s  %-" + perGroup + "s  %-" + perGroup + "s  %-14s  %s";
     }
 
-    public static void header(String requestId, PrintWriter out) {
+    /** The text of a timeline whose request holds {@code groups} tables (1 without groups). */
+    public static TimelineText of(int groups) {
+        return new TimelineText(groups);
+    }
+
+    /** The columns of the first row's request: one per group, or 1 without groups. */
+    public static TimelineText of(TimelineRow first) {
+        Snapshot known = first.after() != null ? first.after() : first.before();
+        return of(known == null || known.cursor() == null ? 1 : known.cursor().groupCount());
+    }
+
+    public void header(String requestId, PrintWriter out) {
         out.println("timeline of request " + requestId + " (before->after where an event changed it)");
-        out.println(String.format(Locale.ROOT, FORMAT, "SEQ", "EVENT", "STATUS", "c", "n", "s", "BLOCKS", "JOBS", "FIELDS")
+        out.println(String.format(Locale.ROOT, format, "SEQ", "EVENT", "STATUS", "c", "n", "s", "BLOCKS", "JOBS", "FIELDS")
                 .stripTrailing());
     }
 
-    public static void row(TimelineRow row, PrintWriter out) {
+    public void row(TimelineRow row, PrintWriter out) {
         Snapshot a = row.before();
         Snapshot b = row.after();
-        out.println(String.format(Locale.ROOT, FORMAT, row.seq(), row.type(), status(a, b),
+        out.println(String.format(Locale.ROOT, format, row.seq(), row.type(), status(a, b),
                 figure(a, b, Snapshot::computed), figure(a, b, Snapshot::numTokens), figure(a, b, Snapshot::cursor),
                 figure(a, b, Snapshot::tableSize), figure(a, b, Snapshot::jobIds), row.fields()).stripTrailing());
     }

@@ -72,6 +72,6 @@ class SimulateModelsTest {
         assertTrue(noWindow.err().contains("groups[0]") && noWindow.err().contains("slidingWindow"), noWindow.err());
         Result notJson = simulate("--groups", "[{", "--requests", "1");
         assertEquals(2, notJson.exit());
-        assertTrue(notJson.err().contains("groups is not JSON"), notJson.err());
+        assertTrue(notJson.err().contains("--groups: not valid JSON at column 3: the line ends inside a JSON value"), notJson.err());
     }
 }

@@ -1,11 +1,14 @@
 package io.kvledger.infrastructure.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.domain.event.CommandRejected;
@@ -21,6 +24,8 @@ public final class EventJson {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             // 1e400 stays 1E+400 (a number too large), not the double Infinity, in every message.
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            // 4.0 stays 4.0 (not 4), so that a message shows a number as written (readTree).
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
             .addModule(GroupFieldsJson.module())
             .build();
     private static final ObjectWriter WRITER = MAPPER.writer(new ContractPrettyPrinter());
@@ -30,6 +35,34 @@ public final class EventJson {
 
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /**
+     * The tree of one JSON value, read as {@link #mapper()} reads it, except that a number with a fraction
+     * or an exponent keeps its text: {@link JsonProblems#show} then shows {@code 4.0} as {@code 4.0}, not
+     * {@code 4}. {@code null} for no value at all. Every reader of a user's input (scenario, log, serve's
+     * lines, config option) reads through here.
+     */
+    public static JsonNode readTree(byte[] bytes, int offset, int length) throws IOException {
+        try (JsonParser parser = new WrittenNumbers(MAPPER.createParser(bytes, offset, length))) {
+            return MAPPER.readTree(parser);
+        }
+    }
+
+    /** {@link #readTree(byte[], int, int)} of a whole array. */
+    public static JsonNode readTree(byte[] bytes) throws IOException {
+        return readTree(bytes, 0, bytes.length);
+    }
+
+    /** {@link #readTree(byte[], int, int)} of a text. */
+    public static JsonNode readTree(String text) throws JsonProcessingException {
+        try (JsonParser parser = new WrittenNumbers(MAPPER.createParser(text))) {
+            return MAPPER.readTree(parser);
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a String is never short of bytes
+        }
     }
 
     /**
@@ -106,7 +139,7 @@ public final class EventJson {
     }
 
     /** Any JSON value as one line in the contract's style (a space after each colon and comma). */
-    public static String toLine(com.fasterxml.jackson.databind.JsonNode node) {
+    public static String toLine(JsonNode node) {
         try {
             return WRITER.writeValueAsString(node);
         } catch (JsonProcessingException e) {

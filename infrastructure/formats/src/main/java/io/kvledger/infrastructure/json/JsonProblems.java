@@ -78,7 +78,8 @@ public final class JsonProblems {
 
     /** A value for a message: as written, shortened past a few dozen characters. */
     public static String show(JsonNode value) {
-        String text = value.isBigDecimal() ? value.decimalValue().toString() : value.toString();
+        String text = value.isBigDecimal() && value.decimalValue() instanceof WrittenNumbers.Written written ? written.text()
+                : value.isBigDecimal() ? value.decimalValue().toString() : value.toString();
         text = UnicodeText.escapeLoneSurrogates(text);
         return text.length() <= SHOWN_CHARS ? text
                 : text.substring(0, SHOWN_CHARS) + "... (" + text.length() + " characters)";

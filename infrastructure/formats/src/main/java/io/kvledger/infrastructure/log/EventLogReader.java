@@ -255,7 +255,7 @@ public final class EventLogReader {
         JsonNode node;
         try {
             // Straight from the line's bytes: no String and no char copy of it.
-            node = EventJson.mapper().readTree(lines.bytes(), lines.offset(), lines.length());
+            node = EventJson.readTree(lines.bytes(), lines.offset(), lines.length());
         } catch (JsonProcessingException e) {
             throw new MalformedLogException(line, JsonProblems.parseFailure(lines.text(), e));
         } catch (IOException e) {

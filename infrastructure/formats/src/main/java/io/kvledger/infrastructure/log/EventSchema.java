@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import static io.kvledger.infrastructure.log.FieldKind.BOOLEAN;
 import static io.kvledger.infrastructure.log.FieldKind.COUNT;
 import static io.kvledger.infrastructure.log.FieldKind.ENUM;
+import static io.kvledger.infrastructure.log.FieldKind.ID;
 import static io.kvledger.infrastructure.log.FieldKind.INT;
 import static io.kvledger.infrastructure.log.FieldKind.INT_ARRAY;
 import static io.kvledger.infrastructure.log.FieldKind.LONG;
@@ -44,7 +45,7 @@ public final class EventSchema {
     private static final Map<String, List<Field>> OPTIONAL = new HashMap<>();
 
     static {
-        Field requestId = field("requestId", STRING);
+        Field requestId = field("requestId", ID);
         Field jobId = field("jobId", LONG);
         define("EngineConfigured", field("gpuBlockSize", INT), field("blocksPerChunk", INT), field("workers", INT),
                 field("cpuCapacityChunks", INT), choice("releasePolicy", ReleasePolicy.class),

@@ -3,14 +3,15 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
-/** The JSON shape a required field of a log line must have (contract section 3). */
+/** The JSON shape a required field of a log line must have (contract section 3); an {@link #ID} names something, so it is never empty. */
 enum FieldKind {
-    STRING, INT, LONG, BOOLEAN, NULLABLE_INT, COUNT, INT_ARRAY, LONG_ARRAY, STRING_ARRAY, ENUM;
+    STRING, ID, INT, LONG, BOOLEAN, NULLABLE_INT, COUNT, INT_ARRAY, LONG_ARRAY, STRING_ARRAY, ENUM;
 
     /** Whether {@code value} has this shape; {@code allowed} lists the names of an {@link #ENUM}. */
     boolean accepts(JsonNode value, List<String> allowed) {
         return switch (this) {
             case STRING -> value.isTextual();
+            case ID -> value.isTextual() && !value.textValue().isEmpty();
             case INT -> isInt(value);
             case LONG -> value.isIntegralNumber() && value.canConvertToLong();
             case BOOLEAN -> value.isBoolean();
@@ -36,6 +37,7 @@ enum FieldKind {
     String describe(List<String> allowed) {
         return switch (this) {
             case STRING -> "a string";
+            case ID -> "a non-empty string";
             case INT -> "an integer";
             case LONG -> "an integer";
             case BOOLEAN -> "true or false";

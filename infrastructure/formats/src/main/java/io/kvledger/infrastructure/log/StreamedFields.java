@@ -120,6 +120,7 @@ final class StreamedFields implements LineFields {
             case BOOLEAN -> (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE)
                     && set(index, token == JsonToken.VALUE_TRUE ? 1 : 0);
             case STRING -> token == JsonToken.VALUE_STRING && setCanonical(index, strings.of(parser));
+            case ID -> token == JsonToken.VALUE_STRING && parser.getTextLength() > 0 && setCanonical(index, strings.of(parser));
             case ENUM -> token == JsonToken.VALUE_STRING && field.allowed().contains(parser.getText())
                     && setText(index, parser.getText());
             case INT_ARRAY -> token == JsonToken.START_ARRAY && readInts(index, parser);

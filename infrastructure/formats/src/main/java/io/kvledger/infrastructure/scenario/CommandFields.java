@@ -25,6 +25,8 @@ public final class CommandFields {
     private final int configuredGroups;
     private String problem;
     private String requestId;
+    /** The fields this command's reader asked for: the command's known fields, whether the line gives them or not. */
+    private final List<String> known = new ArrayList<>(4);
 
     CommandFields(JsonNode node, String name) {
         this(node, name, 0);
@@ -37,8 +39,21 @@ public final class CommandFields {
         this.configuredGroups = configuredGroups;
     }
 
+    /** The field, or {@code null} when the line has none; remembered as a field this command knows. */
+    private JsonNode get(String field) {
+        if (!known.contains(field)) {
+            known.add(field);
+        }
+        return node.get(field);
+    }
+
+    /** The fields the command's reader asked for, in the order asked. */
+    List<String> known() {
+        return known;
+    }
+
     String requestId() {
-        JsonNode value = node.get("requestId");
+        JsonNode value = get("requestId");
         if (value == null) {
             fail("requestId is missing");
         } else if (!value.isTextual()) {
@@ -52,7 +67,7 @@ public final class CommandFields {
     }
 
     int requiredInt(String field) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             fail(field + " is missing");
             return 0;
@@ -62,7 +77,7 @@ public final class CommandFields {
 
     /** An optional field may be absent, never {@code null}. */
     int optionalInt(String field, int defaultValue) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         return value == null ? defaultValue : toInt(field, value);
     }
 
@@ -101,7 +116,7 @@ public final class CommandFields {
     }
 
     long requiredLong(String field) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             fail(field + " is missing");
             return 0;
@@ -115,7 +130,7 @@ public final class CommandFields {
     }
 
     boolean optionalBoolean(String field, boolean defaultValue) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             return defaultValue;
         }
@@ -127,7 +142,7 @@ public final class CommandFields {
     }
 
     List<Integer> intArray(String field) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             fail(field + " is missing");
             return List.of();
@@ -153,7 +168,7 @@ public final class CommandFields {
         if (configuredGroups == 0) {
             return PerGroup.single(intArray(field));
         }
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             fail(field + " is missing");
             return PerGroup.emptySingle();
@@ -191,7 +206,7 @@ public final class CommandFields {
     }
 
     FinishReason reason() {
-        JsonNode value = node.get("reason");
+        JsonNode value = get("reason");
         if (value == null) {
             fail("reason is missing");
             return null;

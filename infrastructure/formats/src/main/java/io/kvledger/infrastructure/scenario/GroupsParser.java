@@ -2,10 +2,10 @@ package io.kvledger.infrastructure.scenario;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvledger.domain.config.GroupKind;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.infrastructure.json.EnumNames;
+import io.kvledger.infrastructure.json.EventJson;
 import io.kvledger.infrastructure.json.JsonProblems;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -19,8 +19,6 @@ import java.util.Map;
  */
 public final class GroupsParser {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private GroupsParser() {
     }
 
@@ -28,12 +26,13 @@ public final class GroupsParser {
     public static List<KvCacheGroup> parse(String json) {
         JsonNode value;
         try {
-            value = JSON.readTree(json);
+            value = EventJson.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("groups is not JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(JsonProblems.parseFailure(json, e)
+                    + " (give a JSON array of group objects, e.g. [{\"kind\": \"FULL\", \"blockSize\": 16}])");
         }
         if (value == null) {
-            throw new IllegalArgumentException("groups is empty");
+            throw new IllegalArgumentException("empty: give a JSON array of group objects, e.g. [{\"kind\": \"FULL\", \"blockSize\": 16}]");
         }
         return parse(value);
     }

@@ -21,6 +21,10 @@ public final class ScenarioReader {
     /** The config of a scenario without a config line (a resumed store's), asked for at its first command line. */
     private java.util.function.Supplier<io.kvledger.domain.config.EngineConfig> withoutConfigLine;
 
+    /** Told of each unknown field name once (its first line), or {@code null}. */
+    private java.util.function.Consumer<UnknownField> unknownFields;
+    private final java.util.Set<String> reportedFields = new java.util.HashSet<>();
+
     public ScenarioReader(InputStream in) {
         this.lines = new Utf8Lines(in);
     }
@@ -33,6 +37,14 @@ public final class ScenarioReader {
      */
     public void whenNoConfigLine(java.util.function.Supplier<io.kvledger.domain.config.EngineConfig> config) {
         this.withoutConfigLine = config;
+    }
+
+    /**
+     * Tells {@code listener} of the first line that gives each field name its command does not know
+     * (ignored, contract section 4; a warning for a user, e.g. of a misspelling): once per name per scenario.
+     */
+    public void onUnknownField(java.util.function.Consumer<UnknownField> listener) {
+        this.unknownFields = listener;
     }
 
     /** The next non-blank line, or {@code null} at the end. */
@@ -89,7 +101,7 @@ public final class ScenarioReader {
     private ScenarioLine parse(long line, String text, boolean first) throws MalformedLineException {
         JsonNode node;
         try {
-            node = EventJson.mapper().readTree(text);
+            node = EventJson.readTree(text);
         } catch (JsonProcessingException e) {
             throw new MalformedLineException(line, JsonProblems.parseFailure(text, e));
         }
@@ -110,7 +122,12 @@ public final class ScenarioReader {
             config = withoutConfigLine.get();
         }
         try {
-            return new ScenarioLine.Command(line, CommandParser.parse(node, config));
+            return new ScenarioLine.Command(line, CommandParser.parse(node, config, unknownFields == null ? null
+                    : (field, known) -> {
+                        if (reportedFields.add(field)) {
+                            unknownFields.accept(UnknownField.of(line, node.get("cmd").textValue(), field, known));
+                        }
+                    }));
         } catch (IllegalArgumentException e) {
             throw new MalformedLineException(line, e.getMessage());
         }

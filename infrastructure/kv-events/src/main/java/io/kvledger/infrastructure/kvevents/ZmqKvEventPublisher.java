@@ -74,7 +74,7 @@ public final class ZmqKvEventPublisher implements StepListener, AutoCloseable {
             bound.get(10, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             close();
-            throw new IllegalStateException("cannot bind the KV event sockets: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("cannot bind the KV event sockets: " + bindFailure(e.getCause()), e.getCause());
         } catch (InterruptedException | TimeoutException e) {
             close();
             throw new IllegalStateException("the KV event publisher did not start", e);
@@ -156,6 +156,23 @@ public final class ZmqKvEventPublisher implements StepListener, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Why a bind failed, in an endpoint's terms: ZeroMQ's own message, or the port ZeroMQ could not read as a number. */
+    private String bindFailure(Throwable cause) {
+        if (cause instanceof NumberFormatException) {
+            String endpoints = options.endpoint + (options.replayEndpoint == null ? "" : " or " + options.replayEndpoint);
+            return "the port of " + endpoints + " is not a number (write tcp://HOST:PORT, or tcp://HOST:* for a free port)";
+        }
+        if (cause instanceof org.zeromq.ZMQException zmq) { // "Errno 49" says nothing: ZeroMQ's words for its code
+            String endpoints = options.endpoint + (options.replayEndpoint == null ? "" : " or " + options.replayEndpoint);
+            try {
+                return endpoints + ": " + ZMQ.Error.findByCode(zmq.getErrorCode()).getMessage();
+            } catch (IllegalArgumentException unknownCode) {
+                return endpoints + ": " + zmq.getMessage();
+            }
+        }
+        return cause.getMessage();
     }
 
     private void publishLoop() {

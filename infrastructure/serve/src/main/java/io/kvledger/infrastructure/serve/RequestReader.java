@@ -36,7 +36,7 @@ final class RequestReader {
     static Request readTree(byte[] line, int length, EngineConfig config) throws ProtocolException {
         JsonNode node;
         try {
-            node = MAPPER.readTree(line, 0, length);
+            node = EventJson.readTree(line, 0, length);
         } catch (JsonProcessingException e) {
             // In the user's terms, as every reader of the product says it: no parser class or feature names.
             throw new ProtocolException(Code.NOT_JSON, "the request line: " + JsonProblems.parseFailure(
@@ -98,11 +98,11 @@ final class RequestReader {
         }
         JsonNode timing = node.get("timing");
         if (timing != null && !timing.isBoolean()) {
-            throw new ProtocolException(Code.BAD_REQUEST, "timing must be true or false, was " + timing);
+            throw new ProtocolException(Code.BAD_REQUEST, "timing must be true or false, was " + JsonProblems.show(timing));
         }
         JsonNode events = node.get("events");
         if (events != null && !(events.isTextual() && (events.textValue().equals("all") || events.textValue().equals("grouped")))) {
-            throw new ProtocolException(Code.BAD_REQUEST, "events must be \"all\" or \"grouped\", was " + events);
+            throw new ProtocolException(Code.BAD_REQUEST, "events must be \"all\" or \"grouped\", was " + JsonProblems.show(events));
         }
         return new Request.Step(commands, lines(node.get("lines"), commands.size()), timing != null && timing.booleanValue(),
                 events != null && events.textValue().equals("grouped"));
@@ -120,7 +120,7 @@ final class RequestReader {
         for (int i = 0; i < commands; i++) {
             JsonNode line = lines.get(i);
             if (!line.isIntegralNumber() || !line.canConvertToLong() || line.longValue() < 0) {
-                throw new ProtocolException(Code.BAD_REQUEST, "lines[" + i + "] must be an integer >= 0, was " + line);
+                throw new ProtocolException(Code.BAD_REQUEST, "lines[" + i + "] must be an integer >= 0, was " + JsonProblems.show(line));
             }
             result[i] = line.longValue();
         }

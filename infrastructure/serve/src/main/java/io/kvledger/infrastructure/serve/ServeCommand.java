@@ -1,9 +1,11 @@
 package io.kvledger.infrastructure.serve;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.kvledger.application.ConfigMismatchException;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.infrastructure.json.EventJson;
+import io.kvledger.infrastructure.json.JsonProblems;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.scenario.ScenarioReader;
 import io.kvledger.infrastructure.store.FsyncPolicy;
@@ -97,9 +99,12 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Optional<EngineConfig> fixed;
         try {
-            fixed = config == null ? Optional.empty() : Optional.of(ScenarioReader.config(EventJson.mapper().readTree(config)));
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+            fixed = config == null ? Optional.empty() : Optional.of(ScenarioReader.config(configObject(config)));
+        } catch (IllegalArgumentException e) {
             return fail("--config: " + e.getMessage());
+        }
+        if (metricsPort > 65535 || metricsPort < -1) {
+            return fail("--metrics-port must be a port from 0 (a free one) to 65535, was " + metricsPort);
         }
         OutputStream protocolOut = null;
         if (transport.stdio) {
@@ -116,6 +121,21 @@ public final class ServeCommand implements Callable<Integer> {
         try (publisher) {
             return serve(fixed, protocolOut, publisher);
         }
+    }
+
+    /** {@code --config}'s value, a JSON object (a config line's {@code config}), or why it is not one. */
+    private static JsonNode configObject(String text) {
+        JsonNode node;
+        try {
+            node = EventJson.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(JsonProblems.parseFailure(text, e));
+        }
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("must be a JSON object of config fields (contract section 2), e.g."
+                    + " {\"gpuBlockSize\": 16}, was " + (node == null ? "empty" : JsonProblems.show(node)));
+        }
+        return node;
     }
 
     private int serve(Optional<EngineConfig> fixed, OutputStream protocolOut, ZmqKvEventPublisher publisher)

@@ -128,7 +128,7 @@ final class StreamedStepReader {
     /** The tree of the value from {@code start} to where the parser is (its last token read). */
     private JsonNode treeFrom(int start) throws IOException {
         int end = (int) parser.currentLocation().getByteOffset();
-        return MAPPER.readTree(line, start, end - start);
+        return EventJson.readTree(line, start, end - start);
     }
 
     /** The command's values after its name, each of its plain type, then its {@code ]}. */

@@ -46,13 +46,13 @@ class MessagesTest {
                 + "{\"cmd\": \"CompleteTransfer\", \"jobId\": 9223372036854775808}\n");
         Kvledger.Result run = Kvledger.inProcess("run", scenario.toString());
 
-        assertTrue(exponent.stderr().contains("line 1: seq must be an integer (without a fraction or exponent), was 1E+400"),
+        assertTrue(exponent.stderr().contains("line 1: seq must be an integer (without a fraction or exponent), was 1e400"),
                 exponent.stderr());
         assertTrue(twoTo63.stderr().contains("line 1: seq is out of range (1 to 9223372036854775807), was 9223372036854775808"),
                 twoTo63.stderr());
         assertTrue(field.stderr().contains("line 2: CacheReset.staleBelowJobId is out of range"), field.stderr());
         assertFalse(run.stdout().contains("Infinity"), run.stdout());
-        assertTrue(run.stdout().contains("tokens must be an integer (without a fraction or exponent), was 1E+400"), run.stdout());
+        assertTrue(run.stdout().contains("tokens must be an integer (without a fraction or exponent), was 1e400"), run.stdout());
         assertTrue(run.stdout().contains("jobId is out of range"), run.stdout());
     }
 
