@@ -165,6 +165,18 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                 hashes, pendingMatch, jobIds, groups, value);
     }
 
+    /**
+     * The record's own form, naming {@code controls} only when the request has some: the printed state of a
+     * request without controls reads as it did before revision 6 (golden digests, replay's state).
+     */
+    @Override
+    public String toString() {
+        return "RequestState[requestId=" + requestId + ", ordinal=" + ordinal + ", promptLength=" + promptLength
+                + ", numTokens=" + numTokens + ", computed=" + computed + ", cursor=" + cursor + ", status=" + status
+                + ", blockTable=" + blockTable + ", hashes=" + hashes + ", pendingMatch=" + pendingMatch
+                + ", jobIds=" + jobIds + ", groups=" + groups + (controls == null ? "" : ", controls=" + controls) + "]";
+    }
+
     /** The request's own {@code maxOffloadTokens} (contract 9.1), or {@code null}. */
     public Integer maxOffloadTokens() {
         return controls == null ? null : controls.maxOffloadTokens();
