@@ -11,6 +11,7 @@ import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.PrefixMatchDeferred;
 import io.kvledger.domain.event.PrefixMatched;
+import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.domain.event.StoreDeferred;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
@@ -59,6 +60,12 @@ final class Differences {
         }
         EngineEvent want = i < derived.size() ? derived.get(i) : null;
         EngineEvent got = i < logged.size() ? logged.get(i).event() : null;
+        if (want instanceof ChunksEvicted && !(opener instanceof LoadJobCompleted)) {
+            Found storeLeftOut = roomNotTaken(i, derived, logged);
+            if (storeLeftOut != null) {
+                return storeLeftOut;
+            }
+        }
         if (got == null) {
             return missing(i, want, opener, omissionOnly(derived, logged));
         }
@@ -89,6 +96,35 @@ final class Differences {
             case ACK_MISMATCH -> ": a job ends at its workers-th completion, failed if any completion failed";
             default -> "";
         };
+    }
+
+    /**
+     * The rules make room for a store the log does not make at all: the producer left the offer's chunks
+     * out rather than evict (its tier's order kept other chunks, or it counts room otherwise). Contract 9.2
+     * names that {@code STORE_MISSING} (policy), not {@code EVICTION_MISSING}, whose case is a failed load
+     * only: without the store the tier never goes over its capacity, and if the log stores without the room,
+     * {@code TIER_OVER_CAPACITY} says so. {@code null} when the log schedules or defers a store of that request here.
+     */
+    private static Found roomNotTaken(int index, List<EngineEvent> derived, List<LoggedEvent> logged) {
+        StoreJobScheduled store = null;
+        for (int k = index + 1; k < derived.size() && store == null; k++) {
+            if (derived.get(k) instanceof StoreJobScheduled s) {
+                store = s;
+            }
+        }
+        if (store == null) {
+            return null;
+        }
+        for (int k = index; k < logged.size(); k++) {
+            EngineEvent shown = logged.get(k).event();
+            if ((shown instanceof StoreJobScheduled || shown instanceof StoreDeferred)
+                    && ((RequestEvent) shown).requestId().equals(store.requestId())) {
+                return null; // the log stores or defers: the comparison names that difference
+            }
+        }
+        return new Found(index, AuditCode.STORE_MISSING, "the rules give " + EventText.of(derived.get(index)) + " and "
+                + EventText.of(store) + " here, the log shows neither: the offer's chunks are left out rather than "
+                + "room made for them, with no StoreDeferred", false);
     }
 
     private static Found missing(int index, EngineEvent want, EngineEvent opener, boolean omissionOnly) {

@@ -38,7 +38,7 @@ final class EventClasses {
             return AuditCode.STORE_DEFERRED_MISMATCH;
         }
         if (want instanceof ChunksEvicted d && got instanceof ChunksEvicted l) {
-            return eviction(d, l, logged.get(index).before(), opener);
+            return eviction(d, l, logged, index, opener);
         }
         if (Differences.isCompletion(want) && Differences.isCompletion(got)) {
             return completion(want, got);
@@ -122,7 +122,9 @@ final class EventClasses {
         return AuditCode.STORE_SLICE_MISMATCH;
     }
 
-    private static AuditCode eviction(ChunksEvicted want, ChunksEvicted got, EngineState before, EngineEvent opener) {
+    private static AuditCode eviction(ChunksEvicted want, ChunksEvicted got, List<LoggedEvent> logged, int index,
+                                      EngineEvent opener) {
+        EngineState before = logged.get(index).before();
         CpuTier tier = before.tier();
         Set<String> offered = new HashSet<>();
         if (opener instanceof RequestEvent e && before.liveRequest(e.requestId()) != null) {
@@ -139,7 +141,28 @@ final class EventClasses {
         if (failedLoad) {
             return want.keys().containsAll(got.keys()) ? AuditCode.EVICTION_MISSING : AuditCode.EVICTION_INVALID;
         }
-        return got.keys().size() == want.keys().size() ? AuditCode.EVICTION_NOT_LRU : AuditCode.EVICTION_INVALID;
+        if (got.keys().size() == want.keys().size()) {
+            return AuditCode.EVICTION_NOT_LRU;
+        }
+        // Other victims than the rules', ready and unpinned, and exactly the room the log's own store of this
+        // command needs: the producer's tier order and offer differ from the rules' (policy), its room does not.
+        return new HashSet<>(got.keys()).size() == roomTheLogsStoreNeeds(tier, logged, index)
+                ? AuditCode.EVICTION_NOT_LRU : AuditCode.EVICTION_INVALID;
+    }
+
+    /** How many chunks the tier must drop for the stores the log schedules after {@code index} in this command. */
+    private static int roomTheLogsStoreNeeds(CpuTier tier, List<LoggedEvent> logged, int index) {
+        Set<String> added = new HashSet<>();
+        for (int k = index + 1; k < logged.size(); k++) {
+            if (logged.get(k).event() instanceof StoreJobScheduled store) {
+                for (String key : store.keys().flat()) {
+                    if (!tier.holds(key)) {
+                        added.add(key);
+                    }
+                }
+            }
+        }
+        return Math.max(0, tier.size() + added.size() - tier.capacity());
     }
 
     private static AuditCode completion(EngineEvent want, EngineEvent got) {
