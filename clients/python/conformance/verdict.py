@@ -53,6 +53,43 @@ def vllm_own(finding):
     return None
 
 
+#: vLLM's final store of a request that finished while preempted (see finished_while_preempted).
+PREEMPTED_FINISH = "vLLM: a finish while preempted stores freed blocks"
+
+
+def finished_while_preempted(finding, events):
+    """Whether a safety finding is vLLM's final store of a request that finished while preempted, from the blocks
+    its preemption freed (``STORE_BEYOND_ALLOCATED``, and ``STORE_BEYOND_BOUND`` with ``c = 0``).
+
+    Under asynchronous scheduling the output of a step scheduled before a preemption arrives after it, and its
+    sampled token may finish the preempted request (``core/sched/scheduler.py``, ``update_from_output``:
+    ``stopped_preempted_reqs``). vLLM's offloading scheduler then builds the final store from the request's block
+    ids, which it clears only when the request resumes (``offloading/scheduler.py`` 1117-1119), over
+    ``num_tokens`` tokens for a finish other than an abort (1264-1266): blocks the preemption freed, possibly
+    handed out already. Its finish fence flushes only blocks allocated in the store's own batch (1434-1439), so a
+    block handed out in between is stored under this request's key. #49285 closed this hole for aborts
+    (``num_computed_tokens``, 0 after a preemption), not for finishes. The log shows it as vLLM made it:
+    ``RequestPreempted``, ``BlocksReleased``, then ``RequestFinished`` and the store, with no allocation between.
+    """
+    if finding["code"] not in ("STORE_BEYOND_ALLOCATED", "STORE_BEYOND_BOUND") or finding["request"] is None:
+        return False
+    if finding["code"] == "STORE_BEYOND_BOUND" and "where c=0" not in finding["reason"]:
+        return False
+    rid, preempted, finished = finding["request"], False, False
+    for e in events:
+        if e["seq"] == finding["seq"]:
+            return e.get("type") == "StoreJobScheduled" and preempted and finished
+        if e.get("requestId") != rid:
+            continue
+        if e.get("type") == "RequestPreempted":
+            preempted, finished = True, False
+        elif e.get("type") == "BlocksAllocated":
+            preempted = False
+        elif e.get("type") == "RequestFinished" and preempted:
+            finished = True
+    return False
+
+
 def departure(finding, events):
     """The contract 7.11 departure a finding shows, or None. ``events``: the audited log, a list of dicts.
 
@@ -106,6 +143,9 @@ def judge(findings, events):
         if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
                 f["seq"] + 1 in bad_stores:
             f["vllm"] = "vllm#54193"
+            continue
+        if finished_while_preempted(f, events):
+            f["vllm"] = PREEMPTED_FINISH
             continue
         f["departure"] = departure(f, events)
         if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:

@@ -129,6 +129,24 @@ class VerdictTest(unittest.TestCase):
         finding, = verdict.parse("seq 3 STORE_SLICE_MISMATCH request 4: job 9 names ...")
         self.assertIsNone(verdict.departure(finding, events))
 
+    def test_a_store_of_a_request_finished_while_preempted_is_vllms_and_one_after_its_resumption_is_not(self):
+        # async-0135 of the harness: request 17 preempted, then finished by a step's late output; vLLM's final store
+        # reads the block its preemption freed
+        events = [{"seq": 643, "type": "RequestPreempted", "requestId": "17"},
+                  {"seq": 644, "type": "BlocksReleased", "requestId": "17", "blockIds": [18, 2, 35]},
+                  {"seq": 669, "type": "RequestFinished", "requestId": "17", "reason": "STOPPED"},
+                  {"seq": 671, "type": "StoreJobScheduled", "requestId": "17", "blockIds": [35]}]
+        lines = ("seq 671 STORE_BEYOND_BOUND request 17: job 42 stores chunks [2] (up to token 24) past the token bound "
+                 "O=0 of request 17 (FINISHED, retired: no blocks, no jobs), where c=0 (the state keeps no tokens for "
+                 "it)\nseq 671 STORE_BEYOND_ALLOCATED request 17: job 42 reads blocks [35], but request 17 (FINISHED, "
+                 "retired: no blocks, no jobs) holds no blocks")
+        findings = verdict.parse(lines)
+        self.assertEqual([], verdict.judge(findings, events))
+        self.assertEqual([verdict.PREEMPTED_FINISH] * 2, [f["vllm"] for f in findings])
+        resumed = events[:2] + [{"seq": 650, "type": "BlocksAllocated", "requestId": "17", "blockIds": [35]}] + events[2:]
+        findings = verdict.parse(lines)
+        self.assertEqual(2, len(verdict.judge(findings, resumed)), "a store after the resumption is not explained")
+
 
 if __name__ == "__main__":
     unittest.main()
