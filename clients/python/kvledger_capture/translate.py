@@ -173,11 +173,19 @@ class Translator:
                 store_jobs.append(job)
         # Stores vLLM flushes because this step hands out a block they read (a finished request's, or a freed
         # window block): each FlushRequired goes just before the allocation that hands the block out, naming it.
+        # A preempted request's stores are flushed by its preemption, which lifts no fence a window free started
+        # (contract 7.10): such a block handed out again before the store ends gets its own FlushRequired.
         fenced = {}
         for j in r.get("jobs_to_flush", ()):
-            if j in self._jobs and self._jobs[j][1] not in preempted:
-                for b in _flat(self._jobs[j][2]):
-                    fenced.setdefault(b, set()).add(j)
+            if j not in self._jobs:
+                continue
+            blocks = _flat(self._jobs[j][2])
+            if self._jobs[j][1] in preempted:
+                owner = self._requests.get(self._jobs[j][1])
+                freed = {b for group in (owner.freed or ()) for b in group} if owner is not None else set()
+                blocks = [b for b in blocks if b in freed]
+            for b in blocks:
+                fenced.setdefault(b, set()).add(j)
         flushed = set()
         loads = []
         for job in r.get("load_jobs", ()):
@@ -229,7 +237,7 @@ class Translator:
                     self._schedule(job, "StoreJobScheduled")
                 if rid in deferred:
                     self._defer(rid, req, deferred.pop(rid))
-        flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
+        flush_others = sorted({j for js in fenced.values() for j in js if self._jobs[j][1] not in preempted} - flushed)
         if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
         for job in loads:

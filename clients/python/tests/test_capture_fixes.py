@@ -432,6 +432,26 @@ class RoutinePathsTest(unittest.TestCase):
         store = [e for e in t.events if e["type"] == "StoreJobScheduled"][0]
         self.assertEqual([[0, 1, 2, 3], [0, 1, 2, 3]], store["chunkIndices"])
 
+    def test_a_window_block_freed_before_a_preemption_gets_its_own_flush_when_handed_out_again(self):
+        # contract 7.10, "Preemption after a free": the preemption flushes the store, the free's fence outlives it
+        t = Translator({"groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                       "slidingWindow": 8}]})
+        a = match(t, "a", range(16))
+        step(t, [{"request": a, "new": True, "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}], {"a": 16},
+             stores=[{"job_id": 0, "req_id": "a", "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}])
+        t.feed({"call": "remove_skipped_blocks", "request_id": "a", "group": 1, "block_ids": [11]})
+        b = match(t, "b", range(100, 104))
+        step(t, [{"request": b, "new": True, "block_ids": [[5], [11]]}], {"b": 4}, flush=[0], preempted=["a"])
+        done(t, 0)
+        t.release()
+        kinds = [(e["type"], e.get("requestId"), e.get("blockIds")) for e in t.events]
+        at = kinds.index(("BlocksAllocated", "b", [[5], [11]]))
+        self.assertEqual(("FlushRequired", None, [11]), kinds[at - 1])
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = audit(self.write(t, tmp))
+            self.assertNotIn("REUSE_WITHOUT_FLUSH", out)
+            self.assertNotIn("FLUSH_MISMATCH", out)
+
     def test_a_failed_load_ends_the_request_or_frees_it_for_recomputation(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))
