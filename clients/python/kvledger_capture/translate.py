@@ -212,7 +212,7 @@ class Translator:
         stores = {}
         for job in store_jobs:
             stores.setdefault(job["req_id"], []).append(job)
-        for sched in r.get("scheduled", ()):
+        for sched in _in_scheduling_order(r.get("scheduled", ()), r.get("num_scheduled_tokens", {})):
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
             if req is None:
@@ -627,6 +627,15 @@ class Translator:
         line.update(fields)
         line["step"] = self.step  # not in the contract: which scheduler step (build_connector_meta) it belongs to
         self.events.append(line)
+
+
+def _in_scheduling_order(scheduled, num_scheduled_tokens):
+    """The step's scheduled requests in the order vLLM's scheduler scheduled (and allocated) them, which is the
+    order of its ``num_scheduled_tokens`` (running requests, then waiting ones, a resumed request among these),
+    not the scheduler output's new-then-cached lists: a request that shares the GPU-hit blocks another allocated
+    in the same step comes after it, as in vLLM (contract 7.3, blocks still held)."""
+    order = {rid: i for i, rid in enumerate(num_scheduled_tokens)}
+    return sorted(scheduled, key=lambda sched: order.get(sched["request"]["request_id"], len(order)))
 
 
 def _tail(blocks, tables):

@@ -452,6 +452,26 @@ class RoutinePathsTest(unittest.TestCase):
             self.assertNotIn("REUSE_WITHOUT_FLUSH", out)
             self.assertNotIn("FLUSH_MISMATCH", out)
 
+    def test_allocations_follow_vllms_scheduling_order_so_a_gpu_hit_shares_blocks_allocated_before_it(self):
+        # vLLM schedules the resumed request a (waiting queue) before the new request b, which then hits the window
+        # blocks a was given; the scheduler output lists b (new) before a (cached): the log must not
+        t = Translator({"groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                       "slidingWindow": 16}]})
+        a = match(t, "a", range(12))
+        step(t, [{"request": a, "new": True, "block_ids": [[1], [11]]}], {"a": 4})
+        step(t, preempted=["a"])
+        t.feed({"call": "get_num_new_matched_tokens", "request": request("a", range(12)), "num_computed_tokens": 0,
+                "result": [0, False]})
+        b = match(t, "b", list(range(8)) + [100, 101, 102, 103], gpu=8)
+        step(t, [{"request": b, "new": True, "block_ids": [[21, 22, 24], [31, 32, 34]]},
+                 {"request": request("a", range(12)), "new": False, "resumed": True,
+                  "block_ids": [[21, 22, 23], [31, 32, 33]]}], {"a": 12, "b": 4})
+        allocated = [e["requestId"] for e in t.events if e["type"] == "BlocksAllocated"]
+        self.assertEqual(["a", "a", "b"], allocated)
+        with tempfile.TemporaryDirectory() as tmp:
+            done = support.cli("audit", "--rules", "safety", self.write(t, tmp), check=False)
+            self.assertEqual(0, done.returncode, done.stdout.decode() + done.stderr.decode())
+
     def test_a_failed_load_ends_the_request_or_frees_it_for_recomputation(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))
