@@ -90,6 +90,10 @@ def finished_while_preempted(finding, events):
     return False
 
 
+#: The eviction for a store of contract 7.11.7's departure (see judge).
+RESTORE = "7.11.7 (the room of a chunk stored again after a shorter reload)"
+
+
 def departure(finding, events):
     """The contract 7.11 departure a finding shows, or None. ``events``: the audited log, a list of dicts.
 
@@ -134,6 +138,8 @@ def judge(findings, events):
     for f in findings:
         f["vllm"] = vllm_own(f) if f["class"] == "safety" else None
     bad_stores = {f["seq"] for f in findings if f["vllm"] == "vllm#54193"}
+    # stores of chunks the request already stored since the last reset (DUPLICATE_STORE, policy)
+    restores = {f["seq"] for f in findings if f["code"] == "DUPLICATE_STORE" and "already stored" in f["reason"]}
     first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
     unexplained = []
     for f in findings:
@@ -146,6 +152,13 @@ def judge(findings, events):
             continue
         if finished_while_preempted(f, events):
             f["vllm"] = PREEMPTED_FINISH
+            continue
+        if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
+                f["seq"] + 1 in restores:
+            # contract 7.11.7: after a preemption and a shorter reload vLLM sets the cursor to the load's end and
+            # stores again the chunks its tier lost since (prepare_store filters only the held ones); the rules'
+            # cursor is past them, so they make no such store and need no room for it
+            f["departure"] = RESTORE
             continue
         f["departure"] = departure(f, events)
         if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:

@@ -147,6 +147,19 @@ class VerdictTest(unittest.TestCase):
         findings = verdict.parse(lines)
         self.assertEqual(2, len(verdict.judge(findings, resumed)), "a store after the resumption is not explained")
 
+    def test_the_eviction_for_a_chunk_stored_again_after_a_shorter_reload_is_departure_7(self):
+        # eagle-0165 of the harness: request 52's chunk 2, stored before its preemption and evicted since, stored
+        # again after a reload of chunk 1 only; vLLM evicts for it where the rules make no store
+        lines = ("seq 1781 EVICTION_INVALID: the log shows ChunksEvicted {keys=[fe75e893.../g1]}, which the rules do "
+                 "not give here: no store of this command needs the room\n"
+                 "seq 1782 DUPLICATE_STORE request 52: job 148 stores chunks [2] of group 0, which request 52 already "
+                 "stored since the last reset")
+        findings = verdict.parse(lines)
+        self.assertEqual([], verdict.judge(findings, []))
+        self.assertEqual(verdict.RESTORE, findings[0]["departure"])
+        alone = verdict.parse(lines.splitlines()[0])
+        self.assertEqual(1, len(verdict.judge(alone, [])), "an eviction no store of the log needs stays a finding")
+
 
 if __name__ == "__main__":
     unittest.main()
