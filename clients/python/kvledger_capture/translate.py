@@ -171,6 +171,17 @@ class Translator:
                         finished[rid] = index + added
             else:
                 store_jobs.append(job)
+        for rid in sorted(set(deferred) & set(finished), key=finished.get):
+            # a final store the CPU manager had no room for: deferred at the finish, where the log makes that store
+            req = self._requests.get(rid)
+            keys = deferred.pop(rid)
+            if req is None:
+                continue
+            at = finished[rid]
+            added = self._insert(at, lambda rid=rid, req=req, keys=keys: self._defer(rid, req, keys))
+            for other, index in finished.items():
+                if index >= at:
+                    finished[other] = index + added
         # Stores vLLM flushes because this step hands out a block they read (a finished request's, or a freed
         # window block): each FlushRequired goes just before the allocation that hands the block out, naming it.
         # A preempted request's stores are flushed by its preemption, which lifts no fence a window free started

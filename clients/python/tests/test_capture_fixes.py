@@ -472,6 +472,21 @@ class RoutinePathsTest(unittest.TestCase):
             done = support.cli("audit", "--rules", "safety", self.write(t, tmp), check=False)
             self.assertEqual(0, done.returncode, done.stdout.decode() + done.stderr.decode())
 
+    def test_a_final_store_the_cpu_manager_has_no_room_for_is_deferred_at_the_finish(self):
+        t = Translator({"gpuBlockSize": 4, "cpuCapacityChunks": 2})
+        a = match(t, "a", range(8))
+        keys = [h + "00000000" for h in hashes(2, "a")]
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8}, deferred=[["a", keys]])
+        finish(t, "a", range(8), 8)
+        step(t, finished=["a"], deferred=[["a", keys]])  # vLLM builds the final store a step later: no room again
+        t.release()
+        kinds = [e["type"] for e in t.events]
+        self.assertEqual(["RequestFinished", "StoreDeferred", "BlocksReleased"], kinds[-3:],
+                         "the contract's order of a finish's events")
+        with tempfile.TemporaryDirectory() as tmp:
+            done = support.cli("audit", "--rules", "safety", self.write(t, tmp), check=False)
+            self.assertEqual(0, done.returncode, done.stdout.decode() + done.stderr.decode())
+
     def test_a_failed_load_ends_the_request_or_frees_it_for_recomputation(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))
