@@ -69,13 +69,15 @@ class VllmRecordingsTest(unittest.TestCase):
                 self.assertIn(audit.returncode, (0, 1), out + audit.stderr.decode())
                 findings = verdict.parse(out)
                 unexplained = verdict.judge(findings, events)
-                own = sorted({f["request"] for f in findings if f["vllm"] == "vllm#54193"}, key=int)
+                own = sorted({f["request"] for f in findings if f["vllm"] == "vllm#54193" and f["request"]}, key=int)
                 self.assertEqual(expect["vllm#54193"], own,
                                  "the requests whose final store vLLM made past the computed KV (vllm#54193)")
                 unknown = sorted({f["code"] for f in unexplained} - set(expect["known_capture_faults"]))
                 self.assertEqual([], unknown, "safety findings that are neither vLLM's own nor a known fault: %s" % [
                     "seq %d %s %s" % (f["seq"], f["code"], f["reason"]) for f in unexplained
                     if f["code"] in unknown][:5])
+                gone = sorted(set(expect["known_capture_faults"]) - {f["code"] for f in unexplained})
+                self.assertEqual([], gone, "known capture faults this recording no longer shows: off its list")
 
                 if expect["shape"] == "controls":  # one scenario run by kvledger and diffed, to keep the suite short
                     run_log = Path(tmp) / "run.jsonl"
