@@ -55,6 +55,7 @@ class Translator:
         self.block_size = self.config.get("gpuBlockSize", 16)
         self.per_chunk = self.config.get("blocksPerChunk", 1)
         self.workers = self.config.get("workers", 1)
+        self._capacity = int(self.config.get("cpuCapacityChunks", 1024))
         self.commands = []
         self.events = []
         self.step = 0
@@ -69,7 +70,8 @@ class Translator:
         self._finish_commands = {}  # request id -> index in commands of its FinishRequest/AbortRequest (same wait)
         self._command_count = 0   # commands made so far (``commands`` keeps only those not yet written)
         self._victims = []        # keys the CPU tier evicted while this step's stores were built, in vLLM's order
-        self._held = set()        # keys the log's CPU tier holds (ready or being written), to count room
+        self._tier_keys = {}      # keys the log's CPU tier holds (ready or being written), oldest first, to count
+        #                           room; never more than its capacity (a log over it is wrong already)
         self._preempted_early = set()  # preempted by a reset outside schedule(), before the step reports it
         self._forgotten = {}      # request id -> None, oldest first (FORGOTTEN_KEPT at most)
         configured = self.geometry.engine_configured(self.config)
@@ -533,7 +535,7 @@ class Translator:
         room for (its capacity, counting what the log's events hold), never one of the store's own chunks."""
         if not self._victims:
             return
-        need = len(self._held.union(keys)) - int(self.config.get("cpuCapacityChunks", 1024))
+        need = len(self._tier_keys) + sum(1 for k in set(keys) if k not in self._tier_keys) - self._capacity
         taken = []
         for key in self._victims:
             if len(taken) >= need:
@@ -628,11 +630,14 @@ class Translator:
 
     def _event(self, type_, **fields):
         if type_ == "StoreJobScheduled":
-            self._held.update(_flat(_per_group(fields["keys"])))
+            self._tier_keys.update(dict.fromkeys(_flat(_per_group(fields["keys"]))))
+            while len(self._tier_keys) > self._capacity:
+                del self._tier_keys[next(iter(self._tier_keys))]
         elif type_ == "ChunksEvicted":
-            self._held.difference_update(fields["keys"])
+            for key in fields["keys"]:
+                self._tier_keys.pop(key, None)
         elif type_ == "CacheReset":
-            self._held.clear()
+            self._tier_keys.clear()
         self._seq += 1
         line = {"seq": self._seq, "type": type_}
         line.update(fields)
