@@ -132,12 +132,15 @@ def judge(findings, events):
     that follows an earlier ``EVICTION_NOT_LRU`` of the same log); returns the unexplained safety findings (a
     capture fault or an unknown fault of vLLM: what the harness fails on).
 
-    The eviction vLLM makes for vllm#54193's store (``EVICTION_INVALID``, "no store of this command needs the
-    room", just before that store) is vLLM's fault too: kvledger makes no such store, so it needs no room.
+    The eviction vLLM makes for vllm#54193's store, or for the store of a finish while preempted
+    (``EVICTION_INVALID``, "no store of this command needs the room", just before that store) is vLLM's fault too:
+    kvledger makes no such store, so it needs no room.
     """
     for f in findings:
         f["vllm"] = vllm_own(f) if f["class"] == "safety" else None
-    bad_stores = {f["seq"] for f in findings if f["vllm"] == "vllm#54193"}
+        if f["vllm"] is None and f["class"] == "safety" and finished_while_preempted(f, events):
+            f["vllm"] = PREEMPTED_FINISH
+    bad_stores = {f["seq"]: f["vllm"] for f in findings if f["vllm"]}
     # stores of chunks the request already stored since the last reset (DUPLICATE_STORE, policy)
     restores = {f["seq"] for f in findings if f["code"] == "DUPLICATE_STORE" and "already stored" in f["reason"]}
     first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
@@ -148,10 +151,7 @@ def judge(findings, events):
             continue
         if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
                 f["seq"] + 1 in bad_stores:
-            f["vllm"] = "vllm#54193"
-            continue
-        if finished_while_preempted(f, events):
-            f["vllm"] = PREEMPTED_FINISH
+            f["vllm"] = bad_stores[f["seq"] + 1]  # the room vLLM makes for its own faulty store
             continue
         if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
                 f["seq"] + 1 in restores:

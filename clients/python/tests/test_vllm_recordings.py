@@ -142,9 +142,11 @@ class VerdictTest(unittest.TestCase):
                  "O=0 of request 17 (FINISHED, retired: no blocks, no jobs), where c=0 (the state keeps no tokens for "
                  "it)\nseq 671 STORE_BEYOND_ALLOCATED request 17: job 42 reads blocks [35], but request 17 (FINISHED, "
                  "retired: no blocks, no jobs) holds no blocks")
-        findings = verdict.parse(lines)
+        eviction = ("seq 670 EVICTION_INVALID: the log shows ChunksEvicted {keys=[9a86432d...]}, which the rules do "
+                    "not give here: no store of this command needs the room\n")
+        findings = verdict.parse(eviction + lines)
         self.assertEqual([], verdict.judge(findings, events))
-        self.assertEqual([verdict.PREEMPTED_FINISH] * 2, [f["vllm"] for f in findings])
+        self.assertEqual([verdict.PREEMPTED_FINISH] * 3, [f["vllm"] for f in findings], "the store and its room")
         resumed = events[:2] + [{"seq": 650, "type": "BlocksAllocated", "requestId": "17", "blockIds": [35]}] + events[2:]
         findings = verdict.parse(lines)
         self.assertEqual(2, len(verdict.judge(findings, resumed)), "a store after the resumption is not explained")
