@@ -145,6 +145,8 @@ class Engine:
                  "kvledger_cpu_capacity_chunks": w.cpu_chunks}
         if w.blocks_per_chunk > 1:
             extra["block_size"] = w.block_size * w.blocks_per_chunk
+        if "conformance.recording" in sys.modules and sys.modules["conformance.recording"].installed():
+            extra["kvledger_capture_writer"] = "thread"  # the recording's hooks are in this process
         vllm_config.kv_transfer_config = v["KVTransferConfig"](
             kv_connector="KvLedgerCaptureConnector", kv_connector_module_path="kvledger_capture.connector",
             kv_role="kv_both", kv_connector_extra_config=extra)

@@ -11,33 +11,41 @@ without vLLM.
 import json
 import os
 
+from kvledger_capture import translate as _translate
 from kvledger_capture import writer as _writer
 
 _state = {"dir": None, "file": None, "name": None, "params": None}
 _original_init = _writer.CaptureWriter.__init__
-_original_put = _writer.CaptureWriter.put
+_original_feed = _translate.Translator.feed
 
 
-def _init(self, folder, config):
+def _init(self, folder, config, *args, **kwargs):
     f = _state["file"]
     if f is not None:
         f.write(json.dumps({"config": config, "source": "kvledger conformance harness, workload %s (%s)" % (
             _state["name"], ", ".join("%s=%s" % kv for kv in sorted(_state["params"].items())))}) + "\n")
-    _original_init(self, folder, config)
+    _original_init(self, folder, config, *args, **kwargs)
 
 
-def _put(self, record):
+def _feed(self, record):
+    """Each record as the translator gets it: the records' lazy snapshots of vLLM's requests made plain dicts."""
     f = _state["file"]
-    if f is not None and self.error is None:
+    if f is not None:
         f.write(json.dumps({"record": record}) + "\n")
-    _original_put(self, record)
+    _original_feed(self, record)
 
 
 def install(directory):
+    """Records into ``directory``; the harness then runs the capture's writer as a thread of its own process
+    (``kvledger_capture_writer: thread``), where these hooks are."""
     os.makedirs(directory, exist_ok=True)
     _state["dir"] = directory
     _writer.CaptureWriter.__init__ = _init
-    _writer.CaptureWriter.put = _put
+    _translate.Translator.feed = _feed
+
+
+def installed():
+    return _state["dir"] is not None
 
 
 def start(name, workload):
@@ -50,7 +58,8 @@ def expect(name, verdict):
     the requests where the audit shows vllm#54193, and the safety codes of the capture's known faults it shows
     (any other safety code fails the replay)."""
     findings = verdict.get("findings", [])
-    own = sorted({f["request"] for f in findings if f.get("vllm") == "vllm#54193"}, key=int)
+    own = sorted({f["request"] for f in findings if f.get("vllm") == "vllm#54193" and f["request"] is not None},
+                 key=int)  # the stores (the evictions vLLM makes for them name no request)
     known = sorted({f["code"] for f in findings
                     if f["class"] == "safety" and not f.get("vllm") and not f.get("departure")})
     facts, params = verdict["facts"], verdict["params"]

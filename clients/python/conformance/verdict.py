@@ -53,6 +53,47 @@ def vllm_own(finding):
     return None
 
 
+#: vLLM's final store of a request that finished while preempted (see finished_while_preempted).
+PREEMPTED_FINISH = "vLLM: a finish while preempted stores freed blocks"
+
+
+def finished_while_preempted(finding, events):
+    """Whether a safety finding is vLLM's final store of a request that finished while preempted, from the blocks
+    its preemption freed (``STORE_BEYOND_ALLOCATED``, and ``STORE_BEYOND_BOUND`` with ``c = 0``).
+
+    Under asynchronous scheduling the output of a step scheduled before a preemption arrives after it, and its
+    sampled token may finish the preempted request (``core/sched/scheduler.py``, ``update_from_output``:
+    ``stopped_preempted_reqs``). vLLM's offloading scheduler then builds the final store from the request's block
+    ids, which it clears only when the request resumes (``offloading/scheduler.py`` 1117-1119), over
+    ``num_tokens`` tokens for a finish other than an abort (1264-1266): blocks the preemption freed, possibly
+    handed out already. Its finish fence flushes only blocks allocated in the store's own batch (1434-1439), so a
+    block handed out in between is stored under this request's key. #49285 closed this hole for aborts
+    (``num_computed_tokens``, 0 after a preemption), not for finishes. The log shows it as vLLM made it:
+    ``RequestPreempted``, ``BlocksReleased``, then ``RequestFinished`` and the store, with no allocation between.
+    """
+    if finding["code"] not in ("STORE_BEYOND_ALLOCATED", "STORE_BEYOND_BOUND") or finding["request"] is None:
+        return False
+    if finding["code"] == "STORE_BEYOND_BOUND" and "where c=0" not in finding["reason"]:
+        return False
+    rid, preempted, finished = finding["request"], False, False
+    for e in events:
+        if e["seq"] == finding["seq"]:
+            return e.get("type") == "StoreJobScheduled" and preempted and finished
+        if e.get("requestId") != rid:
+            continue
+        if e.get("type") == "RequestPreempted":
+            preempted, finished = True, False
+        elif e.get("type") == "BlocksAllocated":
+            preempted = False
+        elif e.get("type") == "RequestFinished" and preempted:
+            finished = True
+    return False
+
+
+#: The eviction for a store of contract 7.11.7's departure (see judge).
+RESTORE = "7.11.7 (the room of a chunk stored again after a shorter reload)"
+
+
 def departure(finding, events):
     """The contract 7.11 departure a finding shows, or None. ``events``: the audited log, a list of dicts.
 
@@ -91,12 +132,17 @@ def judge(findings, events):
     that follows an earlier ``EVICTION_NOT_LRU`` of the same log); returns the unexplained safety findings (a
     capture fault or an unknown fault of vLLM: what the harness fails on).
 
-    The eviction vLLM makes for vllm#54193's store (``EVICTION_INVALID``, "no store of this command needs the
-    room", just before that store) is vLLM's fault too: kvledger makes no such store, so it needs no room.
+    The eviction vLLM makes for vllm#54193's store, or for the store of a finish while preempted
+    (``EVICTION_INVALID``, "no store of this command needs the room", just before that store) is vLLM's fault too:
+    kvledger makes no such store, so it needs no room.
     """
     for f in findings:
         f["vllm"] = vllm_own(f) if f["class"] == "safety" else None
-    bad_stores = {f["seq"] for f in findings if f["vllm"] == "vllm#54193"}
+        if f["vllm"] is None and f["class"] == "safety" and finished_while_preempted(f, events):
+            f["vllm"] = PREEMPTED_FINISH
+    bad_stores = {f["seq"]: f["vllm"] for f in findings if f["vllm"]}
+    # stores of chunks the request already stored since the last reset (DUPLICATE_STORE, policy)
+    restores = {f["seq"] for f in findings if f["code"] == "DUPLICATE_STORE" and "already stored" in f["reason"]}
     first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
     unexplained = []
     for f in findings:
@@ -105,7 +151,14 @@ def judge(findings, events):
             continue
         if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
                 f["seq"] + 1 in bad_stores:
-            f["vllm"] = "vllm#54193"
+            f["vllm"] = bad_stores[f["seq"] + 1]  # the room vLLM makes for its own faulty store
+            continue
+        if f["code"] == "EVICTION_INVALID" and "no store of this command needs the room" in f["reason"] and \
+                f["seq"] + 1 in restores:
+            # contract 7.11.7: after a preemption and a shorter reload vLLM sets the cursor to the load's end and
+            # stores again the chunks its tier lost since (prepare_store filters only the held ones); the rules'
+            # cursor is past them, so they make no such store and need no room for it
+            f["departure"] = RESTORE
             continue
         f["departure"] = departure(f, events)
         if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:

@@ -55,6 +55,7 @@ class Translator:
         self.block_size = self.config.get("gpuBlockSize", 16)
         self.per_chunk = self.config.get("blocksPerChunk", 1)
         self.workers = self.config.get("workers", 1)
+        self._capacity = int(self.config.get("cpuCapacityChunks", 1024))
         self.commands = []
         self.events = []
         self.step = 0
@@ -66,8 +67,11 @@ class Translator:
         self._stale_below = 0
         self._awaiting_load = {}  # request id -> index in events just after its loading allocation
         self._awaiting_finish = {}  # request id -> index in events just after its RequestFinished/Aborted
+        self._finish_commands = {}  # request id -> index in commands of its FinishRequest/AbortRequest (same wait)
         self._command_count = 0   # commands made so far (``commands`` keeps only those not yet written)
-        self._evictions = {}      # request id -> keys the CPU tier evicted for its store being built
+        self._victims = []        # keys the CPU tier evicted while this step's stores were built, in vLLM's order
+        self._tier_keys = {}      # keys the log's CPU tier holds (ready or being written), oldest first, to count
+        #                           room; never more than its capacity (a log over it is wrong already)
         self._preempted_early = set()  # preempted by a reset outside schedule(), before the step reports it
         self._forgotten = {}      # request id -> None, oldest first (FORGOTTEN_KEPT at most)
         configured = self.geometry.engine_configured(self.config)
@@ -128,27 +132,39 @@ class Translator:
 
     @property
     def ready(self):
-        # a loading allocation stays unwritten too: a flush may have to go before it
-        return min([i - 1 for i in self._awaiting_load.values()] + list(self._awaiting_finish.values()),
+        # a loading allocation stays unwritten too: a flush may have to go before it; and a finish, as the step's
+        # store completions may have to go before it
+        return min([i - 1 for i in self._awaiting_load.values()] + [i - 1 for i in self._awaiting_finish.values()],
                    default=len(self.events))
+
+    @property
+    def commands_ready(self):
+        """``commands[:commands_ready]`` is final: a finish's command waits, as its events do."""
+        return min(self._finish_commands.values(), default=len(self.commands))
 
     def release(self):
         """At the end: no load job will come for an allocation still waiting for one."""
         self._awaiting_load.clear()
         self._awaiting_finish.clear()
+        self._finish_commands.clear()
 
     def _on_build_connector_meta(self, r):
         preempted = set(r.get("preempted_req_ids", ()))
-        for rid, keys in r.get("evicted", ()):  # the CPU manager made room for rid's store: written before it
-            self._evictions.setdefault(rid, []).extend(self.geometry.evicted_key(k) for k in keys)
+        # What the CPU manager evicted to make room for this step's stores, in its order. The log writes the
+        # stores in another order than vLLM builds them (a finished request's last store at its finish, the
+        # step's new requests before its running ones), so each eviction goes before the store that needs
+        # the room in the log's order: the victims vLLM took first, as many as the log's tier lacks.
+        self._victims = [self.geometry.evicted_key(k) for _rid, keys in r.get("evicted", ()) for k in keys]
         deferred = {}  # request id -> the chunks vLLM offered and the CPU manager had no room for
         for rid, keys in r.get("deferred", ()):
             deferred.setdefault(rid, []).extend(keys)
         # vLLM builds a finished request's last store here, one step after the finish, from the blocks it freed
         # (its fence guards them): the store kvledger makes at the finish, so it is written there.
         finished, self._awaiting_finish = self._awaiting_finish, {}
+        self._finish_commands.clear()
         store_jobs = []
-        for job in r.get("store_jobs", ()):
+        # the last stores in the log's order (at their finishes), so the room each takes is counted in that order
+        for job in sorted(r.get("store_jobs", ()), key=lambda job: finished.get(job["req_id"], -1)):
             if job["req_id"] in finished:
                 at = finished[job["req_id"]]
                 added = self._insert(at, lambda job=job: self._schedule(job, "StoreJobScheduled"))
@@ -157,13 +173,32 @@ class Translator:
                         finished[rid] = index + added
             else:
                 store_jobs.append(job)
+        for rid in sorted(set(deferred) & set(finished), key=finished.get):
+            # a final store the CPU manager had no room for: deferred at the finish, where the log makes that store
+            req = self._requests.get(rid)
+            keys = deferred.pop(rid)
+            if req is None:
+                continue
+            at = finished[rid]
+            added = self._insert(at, lambda rid=rid, req=req, keys=keys: self._defer(rid, req, keys))
+            for other, index in finished.items():
+                if index >= at:
+                    finished[other] = index + added
         # Stores vLLM flushes because this step hands out a block they read (a finished request's, or a freed
         # window block): each FlushRequired goes just before the allocation that hands the block out, naming it.
+        # A preempted request's stores are flushed by its preemption, which lifts no fence a window free started
+        # (contract 7.10): such a block handed out again before the store ends gets its own FlushRequired.
         fenced = {}
         for j in r.get("jobs_to_flush", ()):
-            if j in self._jobs and self._jobs[j][1] not in preempted:
-                for b in _flat(self._jobs[j][2]):
-                    fenced.setdefault(b, set()).add(j)
+            if j not in self._jobs:
+                continue
+            blocks = _flat(self._jobs[j][2])
+            if self._jobs[j][1] in preempted:
+                owner = self._requests.get(self._jobs[j][1])
+                freed = {b for group in (owner.freed or ()) for b in group} if owner is not None else set()
+                blocks = [b for b in blocks if b in freed]
+            for b in blocks:
+                fenced.setdefault(b, set()).add(j)
         flushed = set()
         loads = []
         for job in r.get("load_jobs", ()):
@@ -190,7 +225,7 @@ class Translator:
         stores = {}
         for job in store_jobs:
             stores.setdefault(job["req_id"], []).append(job)
-        for sched in r.get("scheduled", ()):
+        for sched in _in_scheduling_order(r.get("scheduled", ()), r.get("num_scheduled_tokens", {})):
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
             if req is None:
@@ -215,7 +250,7 @@ class Translator:
                     self._schedule(job, "StoreJobScheduled")
                 if rid in deferred:
                     self._defer(rid, req, deferred.pop(rid))
-        flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
+        flush_others = sorted({j for js in fenced.values() for j in js if self._jobs[j][1] not in preempted} - flushed)
         if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
             self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
         for job in loads:
@@ -227,9 +262,9 @@ class Translator:
             req = self._requests.get(rid)
             if req is not None:
                 self._defer(rid, req, keys)
-        for rid, keys in sorted(self._evictions.items()):  # evictions for no store written (none expected)
-            self._event("ChunksEvicted", keys=keys)
-        self._evictions.clear()
+        if self._victims:  # evictions no store of the log needed room for (none expected)
+            self._event("ChunksEvicted", keys=self._victims)
+        self._victims = []
         for rid in r.get("finished_req_ids", ()):  # their last record: forgotten once nothing is in flight
             req = self._requests.get(rid)
             if req is not None and req.finished:
@@ -283,7 +318,19 @@ class Translator:
 
     def _on_update_connector_output(self, r):
         invalid = set(r.get("invalid_block_ids", ()))
-        for job_id, count in sorted(r.get("completed_jobs", {}).items()):
+        completed = sorted(r.get("completed_jobs", {}).items())
+        if self._awaiting_finish:
+            # vLLM hears this step's finishes (request_finished) just before its worker's completions, and builds the
+            # finished requests' last stores one step later, after both; the log writes those stores at the
+            # finishes (contract section 4). So the step's store completions go before its finishes: the CPU
+            # manager's eviction for such a store may take a chunk these completions made ready, and the log must
+            # not show it evicted while still being written. Loads stay where they are (a finish's own load ends
+            # its blocks' hold).
+            stores = [(j, n) for j, n in completed if self._jobs.get(int(j), ("",))[0] == "StoreJobScheduled"]
+            if stores:
+                completed = [(j, n) for j, n in completed if (j, n) not in stores]
+                self._before_finishes(lambda: [self._complete(int(j)) for j, n in stores for _ in range(n)])
+        for job_id, count in completed:
             job = self._jobs.get(int(job_id))
             # A load into blocks the worker reported in get_block_ids_with_load_errors failed.
             failed = job is not None and job[0] == "LoadJobScheduled" and bool(invalid.intersection(_flat(job[2])))
@@ -312,6 +359,7 @@ class Translator:
             self._event("RequestFinished", requestId=rid, reason=reason)
         req.finished = True
         self._awaiting_finish[rid] = len(self.events)
+        self._finish_commands[rid] = len(self.commands) - 1
         delay_free = bool(r.get("result", (False, None))[0])
         loading = [j for j in sorted(req.jobs) if self._jobs[j][0] == "LoadJobScheduled"]
         if req.held and loading and status in ("FINISHED_ABORTED", "FINISHED_ERROR"):
@@ -421,6 +469,8 @@ class Translator:
         for awaiting in (self._awaiting_load, self._awaiting_finish):
             for rid in awaiting:
                 awaiting[rid] -= events
+        for rid in self._finish_commands:
+            self._finish_commands[rid] -= commands
 
     def _sync_tokens(self, request):
         """Output tokens vLLM appended, and speculative tokens it rejected, since kvledger last heard."""
@@ -470,9 +520,8 @@ class Translator:
         hashes = req.hashes if req is not None else []
         keys = [[geometry.key(hashes, g, i) for i in group] for g, group in enumerate(chunks)]
         job_id = int(job["job_id"])
-        evicted = self._evictions.pop(rid, None) if event_type == "StoreJobScheduled" else None
-        if evicted:
-            self._event("ChunksEvicted", keys=evicted)
+        if event_type == "StoreJobScheduled":
+            self._make_room(_flat(keys))
         self._jobs[job_id] = (event_type, rid, blocks, 0)
         self._next_job = max(self._next_job, job_id + 1)
         if req is not None:
@@ -480,6 +529,23 @@ class Translator:
         self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=geometry.shape(chunks),
                     keys=geometry.shape(keys), blockIds=geometry.shape(blocks))
         self._keys_of[job_id] = _flat(keys)
+
+    def _make_room(self, keys):
+        """Before a store of ``keys``: a ``ChunksEvicted`` of as many of this step's victims as the log's tier lacks
+        room for (its capacity, counting what the log's events hold), never one of the store's own chunks."""
+        if not self._victims:
+            return
+        need = len(self._tier_keys) + sum(1 for k in set(keys) if k not in self._tier_keys) - self._capacity
+        taken = []
+        for key in self._victims:
+            if len(taken) >= need:
+                break
+            if key not in keys:
+                taken.append(key)
+        if taken:
+            for key in taken:
+                self._victims.remove(key)
+            self._event("ChunksEvicted", keys=taken)
 
     def _complete(self, job_id, success=True):
         self._command("CompleteTransfer", jobId=job_id, success=success)
@@ -534,6 +600,19 @@ class Translator:
                         awaiting[rid] = index + added
         return added
 
+    def _before_finishes(self, emit):
+        """What ``emit`` writes, placed just before the earliest finish still waiting for its step's metadata: its
+        events before that RequestFinished/RequestAborted, its commands before that FinishRequest/AbortRequest."""
+        at_command = min(self._finish_commands.values())
+        count = len(self.commands)
+        self._insert(min(self._awaiting_finish.values()) - 1, emit)
+        moved = self.commands[count:]
+        del self.commands[count:]
+        self.commands[at_command:at_command] = moved
+        for rid, index in self._finish_commands.items():
+            if index >= at_command:
+                self._finish_commands[rid] = index + len(moved)
+
     def _job_blocks(self, job_ids):
         """A flush's blocks: each job's group by group (contract 7.7), each block once."""
         out = []
@@ -550,11 +629,29 @@ class Translator:
         self._command_count += 1
 
     def _event(self, type_, **fields):
+        if type_ == "StoreJobScheduled":
+            self._tier_keys.update(dict.fromkeys(_flat(_per_group(fields["keys"]))))
+            while len(self._tier_keys) > self._capacity:
+                del self._tier_keys[next(iter(self._tier_keys))]
+        elif type_ == "ChunksEvicted":
+            for key in fields["keys"]:
+                self._tier_keys.pop(key, None)
+        elif type_ == "CacheReset":
+            self._tier_keys.clear()
         self._seq += 1
         line = {"seq": self._seq, "type": type_}
         line.update(fields)
         line["step"] = self.step  # not in the contract: which scheduler step (build_connector_meta) it belongs to
         self.events.append(line)
+
+
+def _in_scheduling_order(scheduled, num_scheduled_tokens):
+    """The step's scheduled requests in the order vLLM's scheduler scheduled (and allocated) them, which is the
+    order of its ``num_scheduled_tokens`` (running requests, then waiting ones, a resumed request among these),
+    not the scheduler output's new-then-cached lists: a request that shares the GPU-hit blocks another allocated
+    in the same step comes after it, as in vLLM (contract 7.3, blocks still held)."""
+    order = {rid: i for i, rid in enumerate(num_scheduled_tokens)}
+    return sorted(scheduled, key=lambda sched: order.get(sched["request"]["request_id"], len(order)))
 
 
 def _tail(blocks, tables):

@@ -130,7 +130,7 @@ class CaptureWriter:
 
     def _drain(self):
         t = self.translator
-        for lines, end, i in ((t.commands, len(t.commands), 0), (t.events, t.ready, 1)):
+        for lines, end, i in ((t.commands, t.commands_ready, 0), (t.events, t.ready, 1)):
             if self._written[i] >= end:
                 continue
             if self._segment_bytes and not self._roll(i, lines[self._written[i]]):

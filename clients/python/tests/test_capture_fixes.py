@@ -326,6 +326,64 @@ class RoutinePathsTest(unittest.TestCase):
             code, out, err = audit(Path(tmp) / "vllm-events.jsonl")
             self.assertEqual(0, code, out + err)
 
+    def test_a_steps_store_completions_go_before_its_finishes_whose_stores_evict_what_they_made_ready(self):
+        # vLLM: update_from_output hears b's finish, then the worker's completion of a's store; the next step's
+        # metadata builds b's last store, for which the CPU manager evicts a's chunk that completion made ready.
+        # The log writes b's store at its finish, so a's completion must go before that finish.
+        t = Translator({"gpuBlockSize": 4, "cpuCapacityChunks": 2})
+        a = match(t, "a", range(8))
+        b = match(t, "b", range(100, 104))
+        b_key = hashes(1, "b")[0] + "00000000"
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}, {"request": b, "new": True, "block_ids": [3]}],
+             {"a": 8, "b": 4}, stores=[{"job_id": 0, "req_id": "a", "block_ids": [1, 2]}],
+             deferred=[["b", [b_key]]])  # a's chunks being written fill the tier
+        finish(t, "b", range(100, 104), 4)
+        done(t, 0)
+        a_last = hashes(2, "a")[1]
+        step(t, finished=["b"], stores=[{"job_id": 1, "req_id": "b", "block_ids": [3]}],
+             evicted=[["b", [a_last + "00000000"]]])
+        t.release()
+        kinds = [(e["type"], e.get("requestId", e.get("jobId"))) for e in t.events]
+        self.assertLess(kinds.index(("StoreJobCompleted", "a")), kinds.index(("RequestFinished", "b")))
+        self.assertEqual([("RequestFinished", "b"), ("ChunksEvicted", None), ("StoreJobScheduled", "b"),
+                          ("BlocksReleased", "b")], kinds[-4:])
+        self.assertEqual([e["seq"] for e in t.events], list(range(1, len(t.events) + 1)))
+        commands = [(c["cmd"], c.get("requestId", c.get("jobId"))) for c in t.commands]
+        self.assertLess(commands.index(("CompleteTransfer", 0)), commands.index(("FinishRequest", "b")),
+                        "kvledger's run hears the completion before the finish too")
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = audit(self.write(t, tmp))
+            self.assertNotIn("EVICTION_INVALID", out)
+            self.assertNotIn("CHUNKS_STORED_MISMATCH", out)
+            self.assertEqual(0, code, out + err)
+
+    def test_each_eviction_goes_before_the_store_that_needs_the_room_in_the_logs_order(self):
+        # vLLM builds the running request r's store first (the tier has room for its chunk), then the new request
+        # n's (two chunks: the CPU manager evicts two); the log writes n's store first, where one victim makes
+        # the room, and r's after it, which needs the other.
+        t = Translator({"gpuBlockSize": 4, "cpuCapacityChunks": 3})
+        a = match(t, "a", range(8))
+        r = match(t, "r", range(50, 55))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}, {"request": r, "new": True, "block_ids": [3, 4]}],
+             {"a": 8, "r": 3}, stores=[{"job_id": 0, "req_id": "a", "block_ids": [1, 2]}])
+        done(t, 0)
+        n = match(t, "n", range(100, 108))
+        a0, a1 = hashes(2, "a")
+        step(t, [{"request": n, "new": True, "block_ids": [5, 6]},
+                 {"request": request("r", range(50, 55), 3), "new": False, "block_ids": []}], {"n": 8, "r": 2},
+             stores=[{"job_id": 1, "req_id": "r", "block_ids": [3]}, {"job_id": 2, "req_id": "n", "block_ids": [5, 6]}],
+             evicted=[["n", [a1 + "00000000", a0 + "00000000"]]])
+        t.release()
+        tail = [(e["type"], e.get("requestId") or e.get("keys")) for e in t.events
+                if e["type"] in ("ChunksEvicted", "StoreJobScheduled")][1:]
+        self.assertEqual([("ChunksEvicted", [a1]), ("StoreJobScheduled", "n"), ("ChunksEvicted", [a0]),
+                          ("StoreJobScheduled", "r")], tail)
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = audit(self.write(t, tmp))
+            self.assertNotIn("EVICTION_INVALID", out)
+            self.assertNotIn("TIER_OVER_CAPACITY", out)
+            self.assertEqual(0, code, out + err)
+
     def test_a_store_the_cpu_manager_has_no_room_for_is_deferred(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))
@@ -373,6 +431,61 @@ class RoutinePathsTest(unittest.TestCase):
              stores=[{"job_id": 0, "req_id": "a", "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}])
         store = [e for e in t.events if e["type"] == "StoreJobScheduled"][0]
         self.assertEqual([[0, 1, 2, 3], [0, 1, 2, 3]], store["chunkIndices"])
+
+    def test_a_window_block_freed_before_a_preemption_gets_its_own_flush_when_handed_out_again(self):
+        # contract 7.10, "Preemption after a free": the preemption flushes the store, the free's fence outlives it
+        t = Translator({"groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                       "slidingWindow": 8}]})
+        a = match(t, "a", range(16))
+        step(t, [{"request": a, "new": True, "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}], {"a": 16},
+             stores=[{"job_id": 0, "req_id": "a", "block_ids": [[1, 2, 3, 4], [11, 12, 13, 14]]}])
+        t.feed({"call": "remove_skipped_blocks", "request_id": "a", "group": 1, "block_ids": [11]})
+        b = match(t, "b", range(100, 104))
+        step(t, [{"request": b, "new": True, "block_ids": [[5], [11]]}], {"b": 4}, flush=[0], preempted=["a"])
+        done(t, 0)
+        t.release()
+        kinds = [(e["type"], e.get("requestId"), e.get("blockIds")) for e in t.events]
+        at = kinds.index(("BlocksAllocated", "b", [[5], [11]]))
+        self.assertEqual(("FlushRequired", None, [11]), kinds[at - 1])
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = audit(self.write(t, tmp))
+            self.assertNotIn("REUSE_WITHOUT_FLUSH", out)
+            self.assertNotIn("FLUSH_MISMATCH", out)
+
+    def test_allocations_follow_vllms_scheduling_order_so_a_gpu_hit_shares_blocks_allocated_before_it(self):
+        # vLLM schedules the resumed request a (waiting queue) before the new request b, which then hits the window
+        # blocks a was given; the scheduler output lists b (new) before a (cached): the log must not
+        t = Translator({"groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                       "slidingWindow": 16}]})
+        a = match(t, "a", range(12))
+        step(t, [{"request": a, "new": True, "block_ids": [[1], [11]]}], {"a": 4})
+        step(t, preempted=["a"])
+        t.feed({"call": "get_num_new_matched_tokens", "request": request("a", range(12)), "num_computed_tokens": 0,
+                "result": [0, False]})
+        b = match(t, "b", list(range(8)) + [100, 101, 102, 103], gpu=8)
+        step(t, [{"request": b, "new": True, "block_ids": [[21, 22, 24], [31, 32, 34]]},
+                 {"request": request("a", range(12)), "new": False, "resumed": True,
+                  "block_ids": [[21, 22, 23], [31, 32, 33]]}], {"a": 12, "b": 4})
+        allocated = [e["requestId"] for e in t.events if e["type"] == "BlocksAllocated"]
+        self.assertEqual(["a", "a", "b"], allocated)
+        with tempfile.TemporaryDirectory() as tmp:
+            done = support.cli("audit", "--rules", "safety", self.write(t, tmp), check=False)
+            self.assertEqual(0, done.returncode, done.stdout.decode() + done.stderr.decode())
+
+    def test_a_final_store_the_cpu_manager_has_no_room_for_is_deferred_at_the_finish(self):
+        t = Translator({"gpuBlockSize": 4, "cpuCapacityChunks": 2})
+        a = match(t, "a", range(8))
+        keys = [h + "00000000" for h in hashes(2, "a")]
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8}, deferred=[["a", keys]])
+        finish(t, "a", range(8), 8)
+        step(t, finished=["a"], deferred=[["a", keys]])  # vLLM builds the final store a step later: no room again
+        t.release()
+        kinds = [e["type"] for e in t.events]
+        self.assertEqual(["RequestFinished", "StoreDeferred", "BlocksReleased"], kinds[-3:],
+                         "the contract's order of a finish's events")
+        with tempfile.TemporaryDirectory() as tmp:
+            done = support.cli("audit", "--rules", "safety", self.write(t, tmp), check=False)
+            self.assertEqual(0, done.returncode, done.stdout.decode() + done.stderr.decode())
 
     def test_a_failed_load_ends_the_request_or_frees_it_for_recomputation(self):
         t = Translator({"gpuBlockSize": 4})

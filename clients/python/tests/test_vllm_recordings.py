@@ -69,13 +69,15 @@ class VllmRecordingsTest(unittest.TestCase):
                 self.assertIn(audit.returncode, (0, 1), out + audit.stderr.decode())
                 findings = verdict.parse(out)
                 unexplained = verdict.judge(findings, events)
-                own = sorted({f["request"] for f in findings if f["vllm"] == "vllm#54193"}, key=int)
+                own = sorted({f["request"] for f in findings if f["vllm"] == "vllm#54193" and f["request"]}, key=int)
                 self.assertEqual(expect["vllm#54193"], own,
                                  "the requests whose final store vLLM made past the computed KV (vllm#54193)")
                 unknown = sorted({f["code"] for f in unexplained} - set(expect["known_capture_faults"]))
                 self.assertEqual([], unknown, "safety findings that are neither vLLM's own nor a known fault: %s" % [
                     "seq %d %s %s" % (f["seq"], f["code"], f["reason"]) for f in unexplained
                     if f["code"] in unknown][:5])
+                gone = sorted(set(expect["known_capture_faults"]) - {f["code"] for f in unexplained})
+                self.assertEqual([], gone, "known capture faults this recording no longer shows: off its list")
 
                 if expect["shape"] == "controls":  # one scenario run by kvledger and diffed, to keep the suite short
                     run_log = Path(tmp) / "run.jsonl"
@@ -128,6 +130,39 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("7.11.1", verdict.departure(finding, events))
         finding, = verdict.parse("seq 3 STORE_SLICE_MISMATCH request 4: job 9 names ...")
         self.assertIsNone(verdict.departure(finding, events))
+
+    def test_a_store_of_a_request_finished_while_preempted_is_vllms_and_one_after_its_resumption_is_not(self):
+        # async-0135 of the harness: request 17 preempted, then finished by a step's late output; vLLM's final store
+        # reads the block its preemption freed
+        events = [{"seq": 643, "type": "RequestPreempted", "requestId": "17"},
+                  {"seq": 644, "type": "BlocksReleased", "requestId": "17", "blockIds": [18, 2, 35]},
+                  {"seq": 669, "type": "RequestFinished", "requestId": "17", "reason": "STOPPED"},
+                  {"seq": 671, "type": "StoreJobScheduled", "requestId": "17", "blockIds": [35]}]
+        lines = ("seq 671 STORE_BEYOND_BOUND request 17: job 42 stores chunks [2] (up to token 24) past the token bound "
+                 "O=0 of request 17 (FINISHED, retired: no blocks, no jobs), where c=0 (the state keeps no tokens for "
+                 "it)\nseq 671 STORE_BEYOND_ALLOCATED request 17: job 42 reads blocks [35], but request 17 (FINISHED, "
+                 "retired: no blocks, no jobs) holds no blocks")
+        eviction = ("seq 670 EVICTION_INVALID: the log shows ChunksEvicted {keys=[9a86432d...]}, which the rules do "
+                    "not give here: no store of this command needs the room\n")
+        findings = verdict.parse(eviction + lines)
+        self.assertEqual([], verdict.judge(findings, events))
+        self.assertEqual([verdict.PREEMPTED_FINISH] * 3, [f["vllm"] for f in findings], "the store and its room")
+        resumed = events[:2] + [{"seq": 650, "type": "BlocksAllocated", "requestId": "17", "blockIds": [35]}] + events[2:]
+        findings = verdict.parse(lines)
+        self.assertEqual(2, len(verdict.judge(findings, resumed)), "a store after the resumption is not explained")
+
+    def test_the_eviction_for_a_chunk_stored_again_after_a_shorter_reload_is_departure_7(self):
+        # eagle-0165 of the harness: request 52's chunk 2, stored before its preemption and evicted since, stored
+        # again after a reload of chunk 1 only; vLLM evicts for it where the rules make no store
+        lines = ("seq 1781 EVICTION_INVALID: the log shows ChunksEvicted {keys=[fe75e893.../g1]}, which the rules do "
+                 "not give here: no store of this command needs the room\n"
+                 "seq 1782 DUPLICATE_STORE request 52: job 148 stores chunks [2] of group 0, which request 52 already "
+                 "stored since the last reset")
+        findings = verdict.parse(lines)
+        self.assertEqual([], verdict.judge(findings, []))
+        self.assertEqual(verdict.RESTORE, findings[0]["departure"])
+        alone = verdict.parse(lines.splitlines()[0])
+        self.assertEqual(1, len(verdict.judge(alone, [])), "an eviction no store of the log needs stays a finding")
 
 
 if __name__ == "__main__":
