@@ -20,7 +20,7 @@ import java.util.function.Function;
  *
  * <p>It takes only what it is sure of and says {@code null} at the first byte it is not: another field order,
  * an extra or missing field, other whitespace, an escape or a non-ASCII byte in a string, a number with a
- * fraction, an exponent, a leading zero, {@code -0} or more than 18 digits, an integer outside its field's range,
+ * fraction, an exponent, a leading zero, {@code -0}, an integer outside its field's range (or past a long),
  * an unknown type, a configuration, an envelope, anything after the closing brace. The line then goes to
  * {@link StreamedLines} and, if that declines too, to the tree path, so every message and every event of a
  * line it leaves is exactly today's. Whatever it takes, the tree path reads into an equal event
@@ -93,6 +93,11 @@ final class ByteLines {
     void configure(List<KvCacheGroup> configured) {
         this.groups = configured;
         fields.configure(configured);
+    }
+
+    /** Whether the log has groups (contract 7.1): without them a {@code WindowBlocksFreed} is an unknown type (7.8). */
+    boolean grouped() {
+        return groups != null;
     }
 
     /**
@@ -220,8 +225,8 @@ final class ByteLines {
     }
 
     /**
-     * An integer at {@code pos} into {@link #number}: an optional minus, then 1 to 18 digits without a leading zero
-     * (so it fits a long), and not {@code -0}; the byte after it must end a value ({@code ,} {@code ]} {@code }}), so
+     * An integer at {@code pos} into {@link #number}: an optional minus, then digits without a leading zero, within
+     * a long (but {@code -2^63}), and not {@code -0}; the byte after it must end a value ({@code ,} {@code ]} {@code }}), so
      * a fraction, an exponent or anything else is left to Jackson.
      */
     private boolean readNumber() {
@@ -237,11 +242,14 @@ final class ByteLines {
             if (digit < 0 || digit > 9) {
                 break;
             }
+            if (value > (Long.MAX_VALUE - digit) / 10) {
+                return false; // past a long (and -2^63 too, whose magnitude is): Jackson's
+            }
             value = value * 10 + digit;
             p++;
         }
         int digits = p - start;
-        if (digits == 0 || digits > 18 || (digits > 1 && b[start] == '0') || (negative && value == 0) || !endsValue(p)) {
+        if (digits == 0 || (digits > 1 && b[start] == '0') || (negative && value == 0) || !endsValue(p)) {
             return false;
         }
         number = negative ? -value : value;
