@@ -137,7 +137,9 @@ final class ByteLines {
                 return null;
             }
             EngineEvent event = layout.decoder().apply(fields);
-            return LogEntry.ofText(line, seq, layout.type(), event, Arrays.copyOfRange(bytes, offset, end));
+            byte[] text = new byte[length];
+            System.arraycopy(bytes, offset, text, 0, length);
+            return LogEntry.ofText(line, seq, layout.type(), event, text);
         } catch (RuntimeException e) {
             return null; // an event whose record refuses the values: the tree path says why, in its words
         } finally {
