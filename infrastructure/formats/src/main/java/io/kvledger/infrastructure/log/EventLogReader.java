@@ -27,17 +27,23 @@ import java.util.Optional;
  * the first an {@code EngineConfigured}, each known type with its required fields of the right shape.
  * Unknown types and extra fields are accepted. Lines of older revisions are upcast first.
  *
- * <p>A line is read first by a streaming parser straight into its event ({@link StreamedLines}), which
- * takes only the well-formed lines it is sure of; every other line is read as a tree, checked and
- * decoded as before, so each error message is the tree path's.
+ * <p>A line is read first from its bytes, when it is laid out exactly as the writers lay it out
+ * ({@link ByteLines}), then by a streaming parser straight into its event ({@link StreamedLines}); both take
+ * only the well-formed lines they are sure of; every other line is read as a tree, checked and decoded as
+ * before, so each error message is the tree path's.
  */
 public final class EventLogReader {
 
     /** Whether the streaming fast path reads lines first: on unless {@code -Dkvledger.streamedLines=false}, for comparison. */
     static final boolean STREAMED = !"false".equals(System.getProperty("kvledger.streamedLines"));
+    /** Whether the byte decoder reads lines before the streaming path: on unless {@code -Dkvledger.byteLines=false}, for comparison. */
+    static final boolean BYTES = STREAMED && !"false".equals(System.getProperty("kvledger.byteLines"));
 
     private final Utf8Lines lines;
-    private StreamedLines streamed = STREAMED ? new StreamedLines() : null;
+    /** One table of recent ids and keys for both fast readers, so an id is one {@code String} whichever read it. */
+    private final RecentStrings strings = new RecentStrings();
+    private ByteLines bytes = BYTES ? new ByteLines(strings) : null;
+    private StreamedLines streamed = STREAMED ? new StreamedLines(strings) : null;
     private long lastSeq;
     private boolean first = true;
     /** The groups of the log's {@code EngineConfigured} ({@code null}: none): the shapes of its per-group fields. */
@@ -86,6 +92,9 @@ public final class EventLogReader {
     /** Reads the lines after a config with these groups: both paths read the per-group fields in their shapes. */
     private void configure(List<KvCacheGroup> configured) {
         groups = configured;
+        if (bytes != null) {
+            bytes.configure(configured);
+        }
         if (streamed != null) {
             streamed.configure(configured);
         }
@@ -118,9 +127,20 @@ public final class EventLogReader {
 
     /** A reader of every line by the tree path alone: what the streaming path is held to, in tests. */
     static EventLogReader treeOnly(InputStream in) {
-        EventLogReader reader = new EventLogReader(in);
-        reader.streamed = null;
-        return reader;
+        return new EventLogReader(in).onlyTree();
+    }
+
+    /** This reader, reading every line by the tree path alone (before its first line): for tests. */
+    EventLogReader onlyTree() {
+        bytes = null;
+        streamed = null;
+        return this;
+    }
+
+    /** This reader without the byte decoder: the streaming path first, as before it (before its first line), for tests. */
+    EventLogReader withoutByteLines() {
+        bytes = null;
+        return this;
     }
 
     /** Bytes read up to the end of the last line returned (blank lines included), from the stream's start. */
@@ -233,13 +253,16 @@ public final class EventLogReader {
 
     private LogEntry parse(long line) throws MalformedLogException {
         LogEntry entry = null;
-        if (streamed != null && !first) {
+        if (bytes != null && !first) {
+            entry = bytes.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
+        }
+        if (entry == null && streamed != null && !first) {
             entry = streamed.read(line, lines.bytes(), lines.offset(), lines.length(), lastSeq);
-            if (entry != null && !(groups == null && entry.event() instanceof WindowBlocksFreed)) {
-                lastSeq = entry.seq();
-            } else {
-                entry = null; // the tree path reads it (or skips a WindowBlocksFreed of a log without groups)
-            }
+        }
+        if (entry != null && groups == null && entry.event() instanceof WindowBlocksFreed) {
+            entry = null; // the tree path skips a WindowBlocksFreed of a log without groups (contract 7.8)
+        } else if (entry != null) {
+            lastSeq = entry.seq();
         }
         if (entry == null) {
             entry = parseTree(line);

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import io.kvledger.domain.UnicodeText;
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -23,6 +24,11 @@ final class RecentStrings {
     private final String[] slots = new String[SLOTS];
     /** The characters of each slot's string, compared with the parser's by one vectorised range compare. */
     private final char[][] slotChars = new char[SLOTS][];
+    /**
+     * The bytes of each slot's string when the byte decoder put it there ({@code null} when the parser did): compared
+     * with a line's bytes by one range compare, which reads eight bytes at a time where a loop over chars reads one.
+     */
+    private final byte[][] slotBytes = new byte[SLOTS][];
 
     /**
      * The string value the parser is on, or {@code null} when it is not well-formed Unicode (a lone
@@ -53,7 +59,55 @@ final class RecentStrings {
         }
         slots[slot] = made;
         slotChars[slot] = Arrays.copyOfRange(chars, offset, offset + length);
+        slotBytes[slot] = null;
         return made;
+    }
+
+    /**
+     * The string of {@code length} ASCII bytes at {@code offset} (the byte decoder's ids and keys, checked ASCII by
+     * its caller, so always well-formed): the same slot and the same {@code String} as {@link #of(JsonParser)} gives
+     * for the same text, so both readers of a log hand the fold one canonical string per id.
+     */
+    String ofAscii(byte[] bytes, int offset, int length) {
+        int mix = length;
+        for (int i = Math.max(0, length - 8); i < length; i++) {
+            mix = 31 * mix + bytes[offset + i];
+        }
+        int slot = (mix ^ (mix >>> 13)) & (SLOTS - 1);
+        byte[] heldBytes = slotBytes[slot];
+        if (heldBytes != null) {
+            if (heldBytes.length == length && Arrays.equals(heldBytes, 0, length, bytes, offset, offset + length)) {
+                return slots[slot];
+            }
+        } else {
+            char[] heldChars = slotChars[slot];
+            if (heldChars != null && heldChars.length == length && sameFromTheEnd(heldChars, bytes, offset)) {
+                return slots[slot];
+            }
+        }
+        // Every byte is below 0x80, so Latin-1 decodes it as ASCII does, by a plain copy.
+        String made = new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+        made.hashCode();
+        if (length > LONGEST_KEPT) {
+            return made;
+        }
+        char[] chars = new char[length];
+        for (int i = 0; i < length; i++) {
+            chars[i] = (char) bytes[offset + i];
+        }
+        slots[slot] = made;
+        slotChars[slot] = chars;
+        slotBytes[slot] = Arrays.copyOfRange(bytes, offset, offset + length);
+        return made;
+    }
+
+    private static boolean sameFromTheEnd(char[] held, byte[] bytes, int offset) {
+        for (int i = held.length - 1; i >= 0; i--) {
+            if (held[i] != bytes[offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

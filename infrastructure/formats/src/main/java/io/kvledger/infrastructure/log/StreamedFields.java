@@ -54,7 +54,16 @@ final class StreamedFields implements LineFields {
     private final boolean[] nulls = new boolean[MAX_FIELDS];
     private int seen;
     private int[] intScratch = new int[64];
-    private final RecentStrings strings = new RecentStrings();
+    private final RecentStrings strings;
+
+    StreamedFields() {
+        this(new RecentStrings());
+    }
+
+    /** Fields whose ids and keys go through {@code strings}, a table another reader of the same log may share. */
+    StreamedFields(RecentStrings strings) {
+        this.strings = strings;
+    }
 
     /** Reads the lines of a log with these groups ({@code null}: none) from now on. */
     void configure(List<KvCacheGroup> configured) {
@@ -104,6 +113,31 @@ final class StreamedFields implements LineFields {
     boolean complete() {
         int required = (1 << requiredCount) - 1;
         return (seen & required) == required;
+    }
+
+    /** Field {@code index} is the number {@code value} (an integer, or 0 and 1 for a boolean): for the byte decoder. */
+    void putNumber(int index, long value) {
+        numbers[index] = value;
+        nulls[index] = false;
+        seen |= 1 << index;
+    }
+
+    /** Field {@code index} is {@code value} (a string, a list, a {@link PerGroup}): for the byte decoder. */
+    void putValue(int index, Object value) {
+        values[index] = value;
+        nulls[index] = false;
+        seen |= 1 << index;
+    }
+
+    /** Field {@code index} is JSON {@code null} (a nullable int): for the byte decoder. */
+    void putNull(int index) {
+        nulls[index] = true;
+        seen |= 1 << index;
+    }
+
+    /** The first {@code n} ints as the immutable list this reader makes of an int array. */
+    static List<Integer> intList(int[] ints, int n) {
+        return boxed(ints, n);
     }
 
     /** Reads the value the parser is on into field {@code index}; {@code false} when it is not of the field's shape. */

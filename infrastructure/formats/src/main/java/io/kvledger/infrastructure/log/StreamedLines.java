@@ -77,12 +77,21 @@ final class StreamedLines {
     /** The layouts by the length of their type's name: a name read is compared with those of its length only. */
     private static final Layout[][] BY_LENGTH = byLength(LAYOUTS);
 
-    private final StreamedFields fields = new StreamedFields();
+    private final StreamedFields fields;
     /** The layout of the line before: most lines are of the type of some line shortly before. */
     private Layout recent = LAYOUTS[0];
     private final LineFeed feed = new LineFeed();
     /** The parser of the lines read so far, or {@code null}: the next line gets a new one. */
     private JsonParser parser;
+
+    StreamedLines() {
+        this(new RecentStrings());
+    }
+
+    /** A reader whose ids and keys go through {@code strings}, shared with the byte decoder of the same log. */
+    StreamedLines(RecentStrings strings) {
+        this.fields = new StreamedFields(strings);
+    }
 
     /**
      * The entry of a line read on the fast path, or {@code null} when the tree path must read it.
