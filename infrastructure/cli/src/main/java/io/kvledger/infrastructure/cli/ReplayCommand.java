@@ -120,10 +120,14 @@ final class ReplayCommand implements Callable<Integer> {
         long rows = 0;
         TimelineText text = null;
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
-            FoldStep step = fold.apply(entry.seq(), entry.event());
-            if (TimelineFilter.concerns(entry, step, requestId)) {
-                TimelineRow row = new TimelineRow(entry.seq(), entry.type(), Snapshot.of(step.before(), requestId),
-                        Snapshot.of(step.after(), requestId), compactFields(entry));
+            // The request's figures before the event are read before it is folded, those after it from the new state.
+            FoldStep pending = fold.prepare(entry.seq(), entry.event());
+            Snapshot before = Snapshot.of(pending.before(), requestId);
+            boolean flushesItsJobs = TimelineFilter.flushesItsJobs(pending, requestId);
+            FoldStep step = fold.complete(pending);
+            Snapshot after = Snapshot.of(step.after(), requestId);
+            if (TimelineFilter.concerns(entry, pending, requestId, flushesItsJobs, before, after)) {
+                TimelineRow row = new TimelineRow(entry.seq(), entry.type(), before, after, compactFields(entry));
                 if (jsonOut != null) {
                     jsonOut.writeObject(row);
                 } else {
