@@ -101,7 +101,15 @@ public interface KvLedger extends AutoCloseable {
         return step(List.of(command));
     }
 
-    /** The state after the last step; immutable, so it may be kept and read from any thread. */
+    /**
+     * The state after the last step, as a view: read it on the thread that steps the ledger, after a step
+     * returns and before the next one starts (or after {@link #close}). It is valid until the next step: the
+     * engine may fold that step into the same state in place, so a view kept past it, or read on another
+     * thread while the ledger steps, may show a later state or a torn one. A host that needs figures of a
+     * step later (a metrics scrape, another thread) copies them out when the step returns, as
+     * {@code MicrometerStepListener} does; a past state is had by folding the events again (the log tools'
+     * {@code replay --at SEQ}).
+     */
     EngineState state();
 
     /** The engine's first event, as the engine folded it. */

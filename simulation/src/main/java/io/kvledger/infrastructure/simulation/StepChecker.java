@@ -19,7 +19,8 @@ import java.util.List;
  */
 final class StepChecker {
 
-    private static final int FULL_REPLAY_EVERY = 512;
+    /** Every this many steps the log's fold is compared with the engine's whole state, lent for it. */
+    static final int FULL_REPLAY_EVERY = 512;
 
     private final long seed;
     private final Simulator.Listener listener;
@@ -49,7 +50,11 @@ final class StepChecker {
             }
             findings.addAll(checks.finish()); // a step ends its commands: judge the last one now
             findings.addAll(step.hostFindings());
-            replayEqualsLive(step.state(), step.now(), findings);
+            try {
+                replayEqualsLive(step.live(), step.now(), findings);
+            } finally {
+                step.live().giveBack();
+            }
             listener.step(step.entries(), step.events());
             fail(step.now(), findings);
             if (step.stuck() != null) {
@@ -64,28 +69,39 @@ final class StepChecker {
             }
             throw unchecked(thrown.error());
         } else if (stepped instanceof Stepped.End end) {
-            replayEqualsLive(end.state(), 0, new ArrayList<>());
+            replayEqualsEnd(end.state());
             return end.summary();
         }
         return null;
     }
 
-    /** The log folded so far equals the engine's state: cheaply every step, whole every few hundred and at the end. */
-    private void replayEqualsLive(EngineState live, long now, List<Finding> findings) {
+    /**
+     * The log folded so far (this side's own fold) equals the engine's state: its sizes every step, the
+     * whole state every few hundred steps (lent by the stepping side) and at the end.
+     */
+    private void replayEqualsLive(Stepped.Live live, long now, List<Finding> findings) {
         if (!folds) {
             return;
         }
         EngineState replayed = rules.state();
-        boolean whole = now % FULL_REPLAY_EVERY == 0;
-        boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tier().size()
-                && replayed.requests().size() == live.requests().size() && replayed.jobs().size() == live.jobs().size()
-                && replayed.retired().size() == live.retired().size()
-                && (!whole || (replayed.requests().equals(live.requests()) && replayed.tier().equals(live.tier())
-                        && replayed.jobs().equals(live.jobs()) && replayed.fences().equals(live.fences())
-                        && java.util.Objects.equals(replayed.windowHolds(), live.windowHolds())));
-        if (now == 0) {
-            same = replayed.equals(live);
+        EngineState whole = live.lent();
+        boolean same = replayed.nextJobId() == live.nextJobId() && replayed.tier().size() == live.tierSize()
+                && replayed.requests().size() == live.requests() && replayed.jobs().size() == live.jobs()
+                && replayed.retired().size() == live.retired()
+                && (whole == null || (replayed.requests().equals(whole.requests()) && replayed.tier().equals(whole.tier())
+                        && replayed.jobs().equals(whole.jobs()) && replayed.fences().equals(whole.fences())
+                        && java.util.Objects.equals(replayed.windowHolds(), whole.windowHolds())));
+        mismatchFails(same, now, findings);
+    }
+
+    /** At the end the engine has stopped stepping: its state is compared whole. */
+    private void replayEqualsEnd(EngineState live) {
+        if (folds) {
+            mismatchFails(rules.state().equals(live), 0, new ArrayList<>());
         }
+    }
+
+    private void mismatchFails(boolean same, long now, List<Finding> findings) {
         if (!same) {
             findings.add(new Finding(seq, CheckCode.REPLAY_MISMATCH, null, "the log folds to another state than the engine's"));
             fail(now, findings);

@@ -108,7 +108,13 @@ final class StepLoop {
                         stuck = new Finding(seq, CheckCode.NO_PROGRESS, null, "no request finished or was aborted in "
                                 + Simulator.PROGRESS_STEPS + " steps while " + host.requests.size() + " are live");
                     }
-                    hand(new Stepped.Step(now, entries, events, result.state(), hostFindings, stuck));
+                    // The checking side folds the same events itself; it is lent the engine's state only to
+                    // compare it whole, and this side waits meanwhile (the state is read only while it is the newest).
+                    Stepped.Live live = Stepped.Live.of(result.state(), now % StepChecker.FULL_REPLAY_EVERY == 0);
+                    hand(new Stepped.Step(now, entries, events, live, hostFindings, stuck));
+                    if (!live.awaitGivenBack(stopped)) {
+                        throw new Simulator.CheckerFailed(null);
+                    }
                     if (!hostFindings.isEmpty() || stuck != null) {
                         return; // the checking side fails the run at this step
                     }

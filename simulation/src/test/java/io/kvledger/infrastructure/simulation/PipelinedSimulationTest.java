@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.application.KvLedger;
+import io.kvledger.application.check.CheckCode;
 import io.kvledger.application.engine.StepEntry;
 import io.kvledger.application.engine.StepResult;
 import io.kvledger.domain.command.AbortRequest;
@@ -17,6 +18,8 @@ import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
 import io.kvledger.infrastructure.json.EventJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +67,29 @@ class PipelinedSimulationTest {
         // the events lose a store job, the state keeps it: the log's rules or its fold disagree with the engine
         assertSameFailure(SMALL.withRequests(300).withSeed(2), config -> rewritten(config, result -> new StepResult(
                 result.events().stream().filter(event -> !(event instanceof StoreJobScheduled)).toList(), result.state())));
+    }
+
+    @Test
+    void aStateThatDiffersOnlyInContentFailsAtTheWholeComparisonTheSame() {
+        // The checking side keeps its own fold and is lent the engine's state to compare whole every
+        // FULL_REPLAY_EVERY steps: a state whose sizes agree but one request's computed tokens do not is caught there.
+        int whole = StepChecker.FULL_REPLAY_EVERY;
+        int[] steps = {0};
+        Function<EngineConfig, KvLedger> lying = config -> {
+            steps[0] = 0;
+            return rewritten(config, result -> {
+                EngineState state = result.state();
+                if (++steps[0] % whole != 0 || state.requests().isEmpty()) {
+                    return result;
+                }
+                RequestState request = state.requests().values().head();
+                return new StepResult(result.events(), state.withRequest(request.withComputed(request.computed() + 1)));
+            });
+        };
+        Recorded failed = assertSameFailure(SMALL.withRequests(2000).withSeed(4), lying);
+        assertEquals(0, failed.failure.step() % whole, "failed at a whole comparison: " + failed.failure.getMessage());
+        assertTrue(failed.failure.findings().stream().anyMatch(f -> f.code() == CheckCode.REPLAY_MISMATCH),
+                failed.failure.getMessage());
     }
 
     @Test

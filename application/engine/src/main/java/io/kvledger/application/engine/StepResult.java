@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * What a step produced, in order, and the state after it. The typed views are what a host acts on:
- * flushes to wait for, jobs to submit, blocks it may free.
+ * flushes to wait for, jobs to submit, blocks it may free. The events are values a host may keep; the
+ * {@code state} is the view {@code KvLedger.state()} gives, valid until the ledger's next step.
  */
 public record StepResult(List<EngineEvent> events, EngineState state) {
 

@@ -88,13 +88,20 @@ public final class Auditor {
         if (repaired != null) {
             fold.continueFrom(repaired);
         }
-        FoldStep step = fold.apply(seq, event);
-        if (step.before() != null) {
+        FoldStep pending = fold.prepare(seq, event);
+        if (pending.before() != null) {
             for (AuditRule rule : rules) {
-                rule.check(step, window, findings);
+                rule.check(pending, window, findings);
+            }
+        }
+        window.before(pending);
+        FoldStep step = fold.complete(pending);
+        if (pending.before() != null) {
+            for (AuditRule rule : rules) {
+                rule.checkFolded(step, window, findings);
             }
         } else {
-            derivation.check(step, window, findings);
+            derivation.checkFolded(step, window, findings);
         }
         window.observe(step);
         for (AuditRule rule : rules) {

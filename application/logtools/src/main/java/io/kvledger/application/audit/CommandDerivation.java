@@ -44,6 +44,8 @@ final class CommandDerivation implements AuditRule {
     private final HeldBackChunks heldBack = new HeldBackChunks();
     private LoggedEvent heldFlush;
     private EngineState before;
+    /** The state before the event being checked, from {@link #check} to {@link #checkFolded}. */
+    private EngineState stateBeforeStep;
     private EngineCommand command;
     private Decision decision;
     private String tokenMismatch;
@@ -82,8 +84,26 @@ final class CommandDerivation implements AuditRule {
         return Differences.same(accepted.events().get(logged.size()), flush.event());
     }
 
+    /**
+     * Before the fold, only keeps the state before the event: a command is decided and judged once its own
+     * event is folded and the other rules have spoken ({@link #checkFolded}).
+     */
     @Override
     public void check(FoldStep step, CommandWindow window, Findings findings) {
+        stateBeforeStep = step.before();
+    }
+
+    /**
+     * Takes the folded event into the current command, after the other rules (whether one already reported it
+     * is kept with it). Keeps and reads the state before the event after the fold: the decider decides the
+     * command from the state before its own event and folds its events from there while the log's fold has
+     * folded the log's (see {@link RecentFolds}), and the command is judged, at its end, against the states
+     * before each of its events. That look back is the one left for a state folded in place to redesign.
+     */
+    @Override
+    public void checkFolded(FoldStep step, CommandWindow window, Findings findings) {
+        EngineState stepBefore = stateBeforeStep;
+        stateBeforeStep = null;
         EngineEvent event = step.event();
         if (event == null) {
             return;
@@ -96,7 +116,7 @@ final class CommandDerivation implements AuditRule {
             configured = true;
             return;
         }
-        LoggedEvent line = new LoggedEvent(step.seq(), event, step.logEvent(), step.before(), findings.any());
+        LoggedEvent line = new LoggedEvent(step.seq(), event, step.logEvent(), stepBefore, findings.any());
         if (event instanceof FlushRequired) {
             if (heldFlush != null) {
                 logged.add(heldFlush);
@@ -105,7 +125,7 @@ final class CommandDerivation implements AuditRule {
             return;
         }
         if (CommandWindow.opensCommand(event)) {
-            open(event, step.before());
+            open(event, stepBefore);
             if (heldFlush != null) {
                 logged.add(heldFlush);
                 heldFlush = null;

@@ -13,6 +13,7 @@ import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.JobKind;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,10 +35,19 @@ final class CompletionRules implements AuditRule {
         }
     };
 
+    /** Read by {@link #check} from the state before the event, for {@link #observe}: the jobs a reset ends. */
+    private List<Long> jobsBeforeReset = List.of();
+    /** Whether the completed job was in flight before its completion. */
+    private boolean inFlightBefore;
+
     @Override
     public void check(FoldStep step, CommandWindow window, Findings findings) {
         EngineEvent event = step.event();
         EngineState before = step.before();
+        // What observe needs of the state before, read before the fold.
+        jobsBeforeReset = event instanceof CacheReset ? List.copyOf(before.jobs().keyList()) : List.of();
+        inFlightBefore = event instanceof StoreJobCompleted stored ? before.jobs().containsKey(stored.jobId())
+                : event instanceof LoadJobCompleted loaded && before.jobs().containsKey(loaded.jobId());
         if (event instanceof StoreJobScheduled e) {
             scheduled(before, e.jobId(), findings, e.requestId());
         } else if (event instanceof LoadJobScheduled e) {
@@ -59,7 +69,7 @@ final class CompletionRules implements AuditRule {
         } else if (step.event() instanceof LoadJobScheduled e) {
             scheduled.add(e.jobId());
         } else if (step.event() instanceof CacheReset) {
-            for (Long jobId : step.before().jobs().keySet()) {
+            for (Long jobId : jobsBeforeReset) {
                 howEnded.put(jobId, "at the cache reset of seq " + step.seq());
             }
         } else if (step.event() instanceof StoreJobCompleted e) {
@@ -122,7 +132,7 @@ final class CompletionRules implements AuditRule {
     }
 
     private void endIfGone(FoldStep step, long jobId) {
-        if (step.before().jobs().containsKey(jobId) && !step.after().jobs().containsKey(jobId)) {
+        if (inFlightBefore && !step.after().jobs().containsKey(jobId)) {
             howEnded.put(jobId, "at seq " + step.seq());
         }
     }

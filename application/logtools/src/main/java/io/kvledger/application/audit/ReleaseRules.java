@@ -39,20 +39,21 @@ final class ReleaseRules implements AuditRule {
      * event, so its releases are judged against the jobs in flight before it.
      */
     private static void release(EngineState before, BlocksReleased e, CommandWindow window, Findings findings) {
-        EngineState jobsAt = window.beforeReset() == null ? before : window.beforeReset();
-        RequestState request = jobsAt.heldRequest(e.requestId());
-        if (request == null || before.heldRequest(e.requestId()) == null) {
+        CommandWindow.JobsAtReset atReset = window.beforeReset();
+        RequestState request = before.heldRequest(e.requestId());
+        if (request == null) {
             return;
         }
         Set<Integer> released = new HashSet<>(e.blockIds().flat());
-        for (long jobId : request.jobIds()) {
-            Job job = jobsAt.job(jobId);
+        for (long jobId : atReset == null ? request.jobIds() : atReset.jobIdsOf(e.requestId())) {
+            Job job = atReset == null ? before.job(jobId) : atReset.job(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
                 continue;
             }
             Set<Integer> busy = new LinkedHashSet<>();
             for (Integer block : job.blockIds()) {
-                if (released.contains(block) && !fencedBy(jobsAt, block, jobId)) {
+                boolean fenced = atReset == null ? fencedBy(before, block, jobId) : atReset.fences(block, jobId);
+                if (released.contains(block) && !fenced) {
                     busy.add(block);
                 }
             }
@@ -60,7 +61,7 @@ final class ReleaseRules implements AuditRule {
                 String verb = job.isStore() ? "reads" : "writes";
                 findings.add(AuditCode.RELEASE_WHILE_IN_FLIGHT, e.requestId(), "blocks " + busy + " are released while "
                         + job.kind().name().toLowerCase() + " job " + jobId + " still " + verb + " them, with no "
-                        + "FlushRequired for it in this command" + unfencedNote(jobsAt, job, window.beforeReset() != null));
+                        + "FlushRequired for it in this command" + unfencedNote(before, job, atReset != null));
                 return;
             }
         }

@@ -39,15 +39,21 @@ public final class JobExplainer {
 
     /** Folds one event ({@code null} for an unknown type); the explanation when it schedules the job. */
     public Optional<JobExplanation> next(long seq, EngineEvent event) {
-        FoldStep step = fold.apply(seq, event);
-        Optional<JobExplanation> answer = Optional.empty();
-        if (step.event() instanceof StoreJobScheduled e && e.jobId() == jobId) {
-            answer = Optional.of(StoreExplaining.explain(step, e, window, fold));
-        } else if (step.event() instanceof LoadJobScheduled e && e.jobId() == jobId) {
-            answer = Optional.of(LoadExplaining.explain(step, e, window, allocationMatchSeq, fold));
+        // The job is explained from the state before its event, read before that event is folded.
+        FoldStep pending = fold.prepare(seq, event);
+        JobExplanation answer = null;
+        if (pending.event() instanceof StoreJobScheduled e && e.jobId() == jobId) {
+            answer = StoreExplaining.explain(pending, e, window, fold);
+        } else if (pending.event() instanceof LoadJobScheduled e && e.jobId() == jobId) {
+            answer = LoadExplaining.explain(pending, e, window, allocationMatchSeq, fold);
+        }
+        window.before(pending);
+        FoldStep step = fold.complete(pending);
+        if (answer instanceof StoreExplanation store) {
+            answer = StoreExplaining.folded(store, step.after().tier().size());
         }
         track(step);
-        return answer;
+        return Optional.ofNullable(answer);
     }
 
     private void track(FoldStep step) {

@@ -25,6 +25,13 @@ final class StoreExplaining {
     private StoreExplaining() {
     }
 
+    /** What {@link TierAnswer#heldAfter()} holds until the job's event is folded ({@link #folded}). */
+    private static final int HELD_AFTER_UNKNOWN = -1;
+
+    /**
+     * The explanation from the state before the job's event ({@code step} prepared, not folded yet); its
+     * {@code heldAfter} is filled in by {@link #folded} once the event is folded.
+     */
     static StoreExplanation explain(FoldStep step, StoreJobScheduled e, CommandWindow window, LogFold fold) {
         EngineState before = step.before();
         EngineConfig config = before.config();
@@ -40,7 +47,7 @@ final class StoreExplaining {
             TokenBound bound = new TokenBound(0, 0, config.maxOffloadTokens(), null, 0);
             Storable storable = new Storable(config.chunkTokens(), config.blocksPerChunk(), 0, 0, 0, 0, 0);
             TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted,
-                    step.after().tier().size());
+                    HELD_AFTER_UNKNOWN);
             Slice none = new Slice(List.of(), List.of(), List.of());
             return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
                     retired, bound, storable, 0, List.of(), tier, job, none, storeDifferences(job, none, config), null);
@@ -55,8 +62,7 @@ final class StoreExplaining {
             offered.add(new OfferedChunk(chunk, fold.logKeyOf(key),
                     StoreOffer.sourceBlocks(request, List.of(chunk), config.blocksPerChunk()), answer));
         }
-        TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted,
-                step.after().tier().size());
+        TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted, HELD_AFTER_UNKNOWN);
         if (config.isGrouped()) {
             List<JobGroup> groups = GroupedSlices.store(config, before.tier(), request, fold, new GroupedSlices.Job(
                     e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
@@ -72,6 +78,16 @@ final class StoreExplaining {
         return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
                 request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
                 job, expected, storeDifferences(job, expected, config), null);
+    }
+
+    /** {@code explanation} with the tier's size after the job's event, read from the state that event folded to. */
+    static StoreExplanation folded(StoreExplanation explanation, int heldAfter) {
+        TierAnswer tier = explanation.tier();
+        return new StoreExplanation(explanation.schema(), explanation.kind(), explanation.jobId(), explanation.seq(),
+                explanation.requestId(), explanation.requestState(), explanation.status(), explanation.bound(),
+                explanation.storable(), explanation.cursor(), explanation.offered(),
+                new TierAnswer(tier.capacity(), tier.heldAtOffer(), tier.evicted(), heldAfter), explanation.job(),
+                explanation.expected(), explanation.differences(), explanation.groups());
     }
 
     /** A store also reads all {@code F} blocks of each chunk, so its block count follows from its chunks. */

@@ -5,13 +5,18 @@ import io.kvledger.domain.state.EngineState;
 import java.util.List;
 
 /**
- * One event of a log folded: the (previous, current) pair, so a tool can show or check the change.
+ * One event of a log folded: the (previous, current) pair, so a tool can show or check the change. A tool
+ * reads the state before an event from the step {@link LogFold#prepare} gives, before the event is folded,
+ * and the state after it from the step {@link LogFold#complete} gives; {@link LogFold#apply} gives both in
+ * one step, for a tool that has not moved to reading them apart.
  *
  * @param seq       the event's {@code seq}
  * @param logEvent  the event as the log wrote it; {@code null} for a type this version does not know
  * @param event     the event as folded, its keys mapped onto token-derived keys; {@code null} when unknown
- * @param before    the state before it ({@code null} before the first event)
- * @param after     the state after it
+ * @param before    the state before it ({@code null} before the first event), in a step {@link LogFold#prepare}
+ *                  gave; {@code null} in a step {@link LogFold#complete} gave, as a state folded in place is
+ *                  readable only while it is the newest
+ * @param after     the state after it; {@code null} in a step prepared and not folded yet
  * @param conflicts keys of this event that contradict earlier ones
  */
 public record FoldStep(long seq, EngineEvent logEvent, EngineEvent event, EngineState before, EngineState after,
@@ -19,5 +24,15 @@ public record FoldStep(long seq, EngineEvent logEvent, EngineEvent event, Engine
 
     public FoldStep {
         conflicts = List.copyOf(conflicts);
+    }
+
+    /** This step folded: the state its fold gave, and no longer the state before it. */
+    FoldStep folded(EngineState state) {
+        return new FoldStep(seq, logEvent, event, null, state, conflicts);
+    }
+
+    /** This folded step with the state before it put back ({@link LogFold#apply}). */
+    FoldStep withBefore(EngineState stateBefore) {
+        return new FoldStep(seq, logEvent, event, stateBefore, after, conflicts);
     }
 }

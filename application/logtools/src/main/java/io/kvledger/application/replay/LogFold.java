@@ -30,6 +30,8 @@ public final class LogFold {
     private final KeyMap keys = new KeyMap();
     private final RecentFolds folds;
     private EngineState state;
+    /** The step {@link #prepare} gave and {@link #complete} has not folded yet. */
+    private FoldStep pending;
     /** What wrote the log, as its first {@code EngineConfigured} names it (contract 9.3); {@code null}: unnamed. */
     private String producer;
 
@@ -52,26 +54,70 @@ public final class LogFold {
         this.folds = folds;
     }
 
-    /** Folds one event; {@code null} stands for a type this version does not know, which changes nothing. */
+    /**
+     * Folds one event; {@code null} stands for a type this version does not know, which changes nothing. The
+     * step holds the state before the event and the one after it: a tool that reads the state before once the
+     * event is folded relies on old states staying readable, so the tools read them apart ({@link #prepare},
+     * {@link #complete}); the trace still reads both here.
+     */
     public FoldStep apply(long seq, EngineEvent logEvent) {
+        FoldStep prepared = prepare(seq, logEvent);
+        EngineState before = prepared.before();
+        return complete(prepared).withBefore(before);
+    }
+
+    /**
+     * The first half of {@link #apply}: the event put in token-derived keys against the current state, not
+     * folded yet. The step's {@code before} is the current state and its {@code after} is {@code null}; read
+     * what the event is judged or explained against now, then {@link #complete} it. Only the newest state is
+     * read (contract of a fold in place): nothing should keep {@code before} past {@code complete}.
+     */
+    public FoldStep prepare(long seq, EngineEvent logEvent) {
+        if (pending != null) {
+            throw new IllegalStateException("seq " + pending.seq() + " was prepared and not completed");
+        }
         EngineState before = state;
         if (logEvent == null) {
-            return new FoldStep(seq, null, null, before, before, List.of());
-        }
-        if (before != null && logEvent instanceof EngineConfigured) {
+            pending = new FoldStep(seq, null, null, before, null, List.of());
+        } else if (before != null && logEvent instanceof EngineConfigured) {
             // The configuration is the first event only: a second one restarts nothing (audit reports it).
-            return new FoldStep(seq, logEvent, logEvent, before, before, List.of());
+            pending = new FoldStep(seq, logEvent, logEvent, before, null, List.of());
+        } else {
+            // Only a job's scheduling can conflict with the keys learnt so far.
+            List<KeyConflict> conflicts = logEvent instanceof StoreJobScheduled || logEvent instanceof LoadJobScheduled
+                    ? new ArrayList<>() : List.of();
+            if (before == null && logEvent instanceof EngineConfigured configured) {
+                producer = configured.producer();
+            }
+            EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
+            pending = new FoldStep(seq, logEvent, event, before, null, conflicts);
         }
-        // Only a job's scheduling can conflict with the keys learnt so far.
-        List<KeyConflict> conflicts = logEvent instanceof StoreJobScheduled || logEvent instanceof LoadJobScheduled
-                ? new ArrayList<>() : List.of();
-        if (before == null && logEvent instanceof EngineConfigured configured) {
-            producer = configured.producer();
+        return pending;
+    }
+
+    /**
+     * Folds the step {@link #prepare} gave: the same step with its {@code after}, the new current state, and
+     * without its {@code before}: what a tool needs of the state before is read from the prepared step.
+     */
+    public FoldStep complete(FoldStep prepared) {
+        if (prepared != pending) {
+            throw new IllegalStateException("seq " + prepared.seq() + " is not the step prepared last");
         }
-        EngineEvent event = before == null ? logEvent : inTokenKeys(before, logEvent, conflicts);
+        pending = null;
+        EngineState before = state;
+        EngineEvent event = prepared.event();
+        if (event == null || (before != null && prepared.logEvent() instanceof EngineConfigured)) {
+            return prepared.folded(before);
+        }
+        // What a failed store leaves to forget is known only before the fold ends its job.
+        List<String> failedStoreKeys = null;
+        if (event instanceof StoreJobCompleted e && !e.success() && before != null) {
+            Job job = before.job(e.jobId());
+            failedStoreKeys = job == null ? null : job.keys();
+        }
         state = folds.evolve(before, event);
-        forgetKeysTheTierDropped(before, event);
-        return new FoldStep(seq, logEvent, event, before, state, conflicts);
+        forgetKeysTheTierDropped(event, failedStoreKeys);
+        return prepared.folded(state);
     }
 
     /**
@@ -180,16 +226,13 @@ public final class LogFold {
         return mapped;
     }
 
-    private void forgetKeysTheTierDropped(EngineState before, EngineEvent event) {
+    private void forgetKeysTheTierDropped(EngineEvent event, List<String> failedStoreKeys) {
         if (event instanceof CacheReset) {
             keys.clear();
         } else if (event instanceof ChunksEvicted e) {
             forgetUnheld(e.keys());
-        } else if (event instanceof StoreJobCompleted e && !e.success() && before != null) {
-            Job job = before.job(e.jobId());
-            if (job != null) {
-                forgetUnheld(job.keys());
-            }
+        } else if (failedStoreKeys != null) {
+            forgetUnheld(failedStoreKeys);
         }
     }
 

@@ -65,11 +65,20 @@ final class LogScan implements AutoCloseable {
      */
     static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, boolean hashPromptsAhead)
             throws IOException {
+        return open(file, tool, forceProgress, parseAhead, hashPromptsAhead, 0);
+    }
+
+    /**
+     * @param nearSeq for a tool that stops at this seq: a store directory is read from the base of its last
+     *                segment that begins at or before it ({@link StoreLog#openNear}); 0 reads the whole log
+     */
+    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, boolean hashPromptsAhead,
+                        long nearSeq) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
         CountingBytes counting = new CountingBytes();
         StoreLog log;
         try {
-            log = StoreLog.open(file, counting::wrap);
+            log = StoreLog.openNear(file, nearSeq, counting::wrap);
         } catch (NoSuchFileException e) {
             throw new InputFailure(file, new IOException(java.nio.file.Files.isDirectory(file)
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
@@ -86,6 +95,11 @@ final class LogScan implements AutoCloseable {
 
     EngineState base() {
         return log.base();
+    }
+
+    /** The lines before {@link #base()} that a scan opened near a seq passed over, unread (0 for a whole log). */
+    long linesPassedOver() {
+        return log.linesPassedOver();
     }
 
     /** The next entry, or {@code null} at the end. */

@@ -67,7 +67,10 @@ final class ReplayCommand implements Callable<Integer> {
         }
         PrintWriter out = Cli.stdoutWriter();
         try {
-            return input.scan("replay", scan -> timeline ? timeline(scan, out) : state(scan, out));
+            // A state at --at is folded from the nearest state stored at or before it (a store directory's segment
+            // base), not from the log's start; a timeline needs every event of the request, so reads them all.
+            long near = at != null && !timeline ? at : 0;
+            return input.scan("replay", false, near, scan -> timeline ? timeline(scan, out) : state(scan, out));
         } finally {
             out.flush();
         }
@@ -79,8 +82,8 @@ final class ReplayCommand implements Callable<Integer> {
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
             fold.apply(entry.seq(), entry.event());
         }
-        if (reach.pastTheEnd()) {
-            return pastTheEnd(reach.last);
+        if (reach.pastTheEnd(scan)) {
+            return pastTheEnd(reach.lastSeq(scan));
         }
         // A segment that holds nothing after its base (the current one, just rolled) stands at its base.
         long lastSeq = reach.last == null ? scan.seqBefore() : reach.last.seq();
@@ -94,7 +97,8 @@ final class ReplayCommand implements Callable<Integer> {
             }
             return 0;
         }
-        StateView view = StateView.of(fold.state(), fold, lastSeq, lastType, reach.events);
+        // Counted as read from the first kept segment: the lines passed over are one a seq.
+        StateView view = StateView.of(fold.state(), fold, lastSeq, lastType, reach.events + scan.linesPassedOver());
         if (json) {
             out.println(ViewJson.write(view));
             return 0;
@@ -120,10 +124,14 @@ final class ReplayCommand implements Callable<Integer> {
         long rows = 0;
         TimelineText text = null;
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
-            FoldStep step = fold.apply(entry.seq(), entry.event());
-            if (TimelineFilter.concerns(entry, step, requestId)) {
-                TimelineRow row = new TimelineRow(entry.seq(), entry.type(), Snapshot.of(step.before(), requestId),
-                        Snapshot.of(step.after(), requestId), compactFields(entry));
+            // The request's figures before the event are read before it is folded, those after it from the new state.
+            FoldStep pending = fold.prepare(entry.seq(), entry.event());
+            Snapshot before = Snapshot.of(pending.before(), requestId);
+            boolean flushesItsJobs = TimelineFilter.flushesItsJobs(pending, requestId);
+            FoldStep step = fold.complete(pending);
+            Snapshot after = Snapshot.of(step.after(), requestId);
+            if (TimelineFilter.concerns(entry, pending, requestId, flushesItsJobs, before, after)) {
+                TimelineRow row = new TimelineRow(entry.seq(), entry.type(), before, after, compactFields(entry));
                 if (jsonOut != null) {
                     jsonOut.writeObject(row);
                 } else {
@@ -141,11 +149,11 @@ final class ReplayCommand implements Callable<Integer> {
             jsonOut.writeEndObject();
             jsonOut.flush();
             out.println();
-        } else if (rows == 0 && !reach.pastTheEnd()) {
+        } else if (rows == 0 && !reach.pastTheEnd(scan)) {
             out.println("request " + requestId + " has no event in " + input.file
                     + (at == null ? "" : " up to seq " + at) + " (it is never registered there)");
         }
-        return reach.pastTheEnd() ? pastTheEnd(reach.last) : 0;
+        return reach.pastTheEnd(scan) ? pastTheEnd(reach.lastSeq(scan)) : 0;
     }
 
     private static String compactFields(LogEntry entry) {
@@ -172,12 +180,17 @@ final class ReplayCommand implements Callable<Integer> {
         }
 
         /** The log ended before {@code --at}: there is no state after it. */
-        boolean pastTheEnd() {
-            return at != null && !stopped && last.seq() < at;
+        boolean pastTheEnd(LogScan scan) {
+            return at != null && !stopped && lastSeq(scan) < at;
+        }
+
+        /** The seq of the last line read; with none (a segment read from its base holds none), the base's. */
+        long lastSeq(LogScan scan) {
+            return last == null ? scan.seqBefore() : last.seq();
         }
     }
 
-    private int pastTheEnd(LogEntry last) {
-        return Cli.fail("--at " + at + " is past the end of " + input.file + ", whose last seq is " + last.seq());
+    private int pastTheEnd(long lastSeq) {
+        return Cli.fail("--at " + at + " is past the end of " + input.file + ", whose last seq is " + lastSeq);
     }
 }

@@ -38,7 +38,10 @@ class TraceCountersTest {
         try (InputStream in = Files.newInputStream(log)) {
             EventLogReader reader = new EventLogReader(in);
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                FoldStep step = fold.apply(entry.seq(), entry.event());
+                // As the trace does: the state before the event is read before it is folded, the one after from the fold.
+                FoldStep pending = fold.prepare(entry.seq(), entry.event());
+                counters.before(pending);
+                FoldStep step = fold.complete(pending);
                 counters.changed(step, 0, 0);
                 TierCounts full = TierCounts.of(step.after().tier());
                 assertEquals(full, counters.tier(), "after seq " + entry.seq() + " " + entry.type());

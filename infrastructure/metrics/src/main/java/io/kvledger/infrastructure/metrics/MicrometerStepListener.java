@@ -35,8 +35,16 @@ public final class MicrometerStepListener implements StepListener {
     private final Counter commands;
     private final Map<Class<?>, Counter> eventsByType = new ConcurrentHashMap<>();
     private final Map<RejectionCode, Counter> rejectionsByCode = new EnumMap<>(RejectionCode.class);
-    private volatile EngineState last;
+    /** The sizes after the last step, copied out of its state on the stepping thread (the state is a view valid until the next step). */
+    private volatile Sizes last;
     private final GroupMeters groupMeters;
+
+    private record Sizes(int requests, int jobs, int fences, int tierChunks, int tierCapacity) {
+        static Sizes of(EngineState state) {
+            return new Sizes(state.requests().size(), state.jobs().size(), state.fences().size(), state.tier().size(),
+                    state.tier().capacity());
+        }
+    }
 
     public MicrometerStepListener(MeterRegistry registry, String engine) {
         this.registry = registry;
@@ -54,12 +62,12 @@ public final class MicrometerStepListener implements StepListener {
                     .description("commands the engine refused (CommandRejected), by code").tag("engine", engine)
                     .tag("code", code.name()).register(registry));
         }
-        gauge("kvledger.requests.live", "requests the engine holds, after its last step", state -> state.requests().size());
-        gauge("kvledger.jobs.in_flight", "store and load jobs scheduled and not completed", state -> state.jobs().size());
+        gauge("kvledger.requests.live", "requests the engine holds, after its last step", Sizes::requests);
+        gauge("kvledger.jobs.in_flight", "store and load jobs scheduled and not completed", Sizes::jobs);
         gauge("kvledger.fences", "fences: blocks a pending store still reads, flushed before reuse",
-                state -> state.fences().size());
-        gauge("kvledger.tier.chunks", "chunks the CPU tier holds", state -> state.tier().size());
-        gauge("kvledger.tier.capacity", "chunks the CPU tier can hold", state -> state.tier().capacity());
+                Sizes::fences);
+        gauge("kvledger.tier.chunks", "chunks the CPU tier holds", Sizes::tierChunks);
+        gauge("kvledger.tier.capacity", "chunks the CPU tier can hold", Sizes::tierCapacity);
         this.groupMeters = new GroupMeters(registry, engine);
     }
 
@@ -74,11 +82,11 @@ public final class MicrometerStepListener implements StepListener {
                 rejectionsByCode.get(rejected.code()).increment();
             }
         }
-        last = result.state();
+        last = Sizes.of(result.state());
         groupMeters.onStep(result.events(), result.state());
     }
 
-    private void gauge(String name, String help, java.util.function.ToDoubleFunction<EngineState> value) {
+    private void gauge(String name, String help, java.util.function.ToDoubleFunction<Sizes> value) {
         Gauge.builder(name, this, self -> self.last == null ? 0 : value.applyAsDouble(self.last))
                 .description(help).tag("engine", engine).register(registry);
     }

@@ -20,8 +20,8 @@ import io.kvledger.domain.state.TierChunk;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -56,10 +56,47 @@ final class GroupCounters {
         return groups > 0;
     }
 
-    /** Takes the counts after one folded event. */
+    /** Whether the event being folded had a state before it (read by {@link #before}). */
+    private boolean hadBefore;
+    /** Whether the job the event completes was in flight before it. */
+    private boolean jobInFlightBefore;
+    /** The tier chunks the event may change, distinct, taken out as they were before it. */
+    private Collection<String> changing = List.of();
+
+    /**
+     * Reads, before the event is folded (a step {@link io.kvledger.application.replay.LogFold#prepare} gave),
+     * what the counts after it need of the state before it: the request's blocks and the tier chunks it may
+     * change are taken out as they were; {@link #changed} adds them back as they are after it.
+     */
+    void before(FoldStep pending) {
+        EngineEvent event = pending.event();
+        EngineState before = pending.before();
+        hadBefore = before != null;
+        jobInFlightBefore = false;
+        changing = List.of();
+        if (event instanceof EngineConfigured || !active() || before == null) {
+            return;
+        }
+        if (event instanceof RequestEvent e) {
+            RequestState request = before.heldRequest(e.requestId());
+            for (int g = 0; g < groups; g++) {
+                held[g] -= blocks(request, g);
+            }
+        }
+        if (event instanceof StoreJobCompleted e) {
+            jobInFlightBefore = before.job(e.jobId()) != null;
+        } else if (event instanceof LoadJobCompleted e) {
+            jobInFlightBefore = before.job(e.jobId()) != null;
+        }
+        if (!(event instanceof CacheReset)) {
+            changing = TierCounts.distinct(TraceCounters.keysOf(event, before));
+            tierAdd(before.tier(), changing, -1);
+        }
+    }
+
+    /** Takes the counts after one folded event, from the state it folded to ({@link #before} read the one before). */
     void changed(FoldStep step) {
         EngineEvent event = step.event();
-        EngineState before = step.before();
         EngineState after = step.after();
         if (event instanceof EngineConfigured) {
             configure(after.config());
@@ -68,8 +105,11 @@ final class GroupCounters {
         if (!active()) {
             return;
         }
-        if (event instanceof RequestEvent e && before != null) {
-            heldChanged(before.heldRequest(e.requestId()), after.heldRequest(e.requestId()));
+        if (event instanceof RequestEvent e && hadBefore) {
+            RequestState request = after.heldRequest(e.requestId());
+            for (int g = 0; g < groups; g++) {
+                held[g] += blocks(request, g);
+            }
         }
         if (event instanceof WindowBlocksFreed e) {
             for (int g = 0; g < groups && g < e.blockIds().groupCount(); g++) {
@@ -82,16 +122,16 @@ final class GroupCounters {
             scheduled(e.jobId(), false, e.chunkIndices());
         }
         if (event instanceof StoreJobCompleted e) {
-            ended(e.jobId(), before, after);
+            ended(e.jobId(), after);
         } else if (event instanceof LoadJobCompleted e) {
-            ended(e.jobId(), before, after);
+            ended(e.jobId(), after);
         } else if (event instanceof CacheReset) {
             endedJobs(after);
         }
-        if (before == null || event instanceof CacheReset) {
+        if (!hadBefore || event instanceof CacheReset) {
             tier(after.tier());
         } else {
-            tierChanged(before, after, TraceCounters.keysOf(event, before));
+            tierAdd(after.tier(), changing, 1);
         }
     }
 
@@ -124,12 +164,6 @@ final class GroupCounters {
         freed = new long[groups];
     }
 
-    private void heldChanged(RequestState before, RequestState after) {
-        for (int g = 0; g < groups; g++) {
-            held[g] += blocks(after, g) - blocks(before, g);
-        }
-    }
-
     private static int blocks(RequestState request, int g) {
         if (request == null || g >= request.tableCount()) {
             return 0;
@@ -152,8 +186,8 @@ final class GroupCounters {
         jobIsStore.put(jobId, store);
     }
 
-    private void ended(long jobId, EngineState before, EngineState after) {
-        if (before != null && before.job(jobId) != null && after.job(jobId) == null) {
+    private void ended(long jobId, EngineState after) {
+        if (jobInFlightBefore && after.job(jobId) == null) {
             end(jobId);
         }
     }
@@ -179,18 +213,14 @@ final class GroupCounters {
         }
     }
 
-    private void tierChanged(EngineState before, EngineState after, List<String> keys) {
-        for (String key : new LinkedHashSet<>(keys)) {
-            int g = groupOf(key);
-            TierChunk was = before.tier().chunk(key);
-            TierChunk is = after.tier().chunk(key);
-            if (was != null) {
-                ready[g] -= was.ready() ? 1 : 0;
-                writing[g] -= was.ready() ? 0 : 1;
-            }
-            if (is != null) {
-                ready[g] += is.ready() ? 1 : 0;
-                writing[g] += is.ready() ? 0 : 1;
+    /** Adds ({@code sign} 1) or takes out (-1) the chunks of {@code keys} (distinct) as {@code tier} holds them. */
+    private void tierAdd(CpuTier tier, Collection<String> keys, int sign) {
+        for (String key : keys) {
+            TierChunk chunk = tier.chunk(key);
+            if (chunk != null) {
+                int g = groupOf(key);
+                ready[g] += sign * (chunk.ready() ? 1 : 0);
+                writing[g] += sign * (chunk.ready() ? 0 : 1);
             }
         }
     }

@@ -53,6 +53,10 @@ public final class LogTrace implements AutoCloseable {
     private final GroupCounters groupCounters;
     private boolean open;
     private long events;
+    /** Read before the current event is folded: whether the job it completes was in flight. */
+    private boolean jobInFlightBefore;
+    /** Read before the current event is folded: whether it flushes a job of the window's request. */
+    private boolean flushOfWindowRequest;
 
     public LogTrace(OutputStream target, TraceWindow window, String source) throws IOException {
         this.out = new TraceEvents(target);
@@ -70,11 +74,22 @@ public final class LogTrace implements AutoCloseable {
         }
         events++;
         long ts = clock.timeOf(entry);
-        FoldStep step = fold.apply(entry.seq(), entry.event());
-        if (!open && window.opensAt(entry.seq())) {
-            openWindow(ts, step.before());
+        // What the trace needs of the state before the event is read before it is folded, the rest after.
+        FoldStep pending = fold.prepare(entry.seq(), entry.event());
+        EngineState before = pending.before();
+        EngineEvent event = pending.event();
+        jobInFlightBefore = before != null && (event instanceof StoreJobCompleted stored ? before.job(stored.jobId()) != null
+                : event instanceof LoadJobCompleted loaded && before.job(loaded.jobId()) != null);
+        flushOfWindowRequest = event instanceof FlushRequired e && window.requestId() != null && before != null
+                && flushConcerns(e, before);
+        if (event != null) {
+            counters.before(pending);
+            groupCounters.before(pending);
         }
-        EngineEvent event = step.event();
+        FoldStep step = fold.complete(pending);
+        if (!open && window.opensAt(entry.seq())) {
+            openWindow(ts);
+        }
         if (event == null) {
             return true;
         }
@@ -122,7 +137,7 @@ public final class LogTrace implements AutoCloseable {
         out.close();
     }
 
-    private void openWindow(long ts, EngineState before) throws IOException {
+    private void openWindow(long ts) throws IOException {
         open = true;
         out.processName(ENGINE_PID, "kvledger engine", 0);
         out.threadName(ENGINE_PID, ENGINE_TID, "engine events");
@@ -146,7 +161,7 @@ public final class LogTrace implements AutoCloseable {
     }
 
     private void ended(FoldStep step, long jobId, long ts, LogEntry entry) throws IOException {
-        if (step.before().job(jobId) != null && step.after().job(jobId) == null) {
+        if (jobInFlightBefore && step.after().job(jobId) == null) {
             tracks.jobEnded(jobId, ts, entry);
         }
     }
@@ -168,7 +183,7 @@ public final class LogTrace implements AutoCloseable {
         EngineEvent event = step.event();
         Args fields = fieldsOf(entry);
         if (event instanceof FlushRequired e) {
-            if (window.requestId() == null || flushConcerns(e, step.before())) {
+            if (window.requestId() == null || flushOfWindowRequest) {
                 out.instant(ENGINE_PID, ENGINE_TID, "FlushRequired", ts, "t", fields);
             }
         } else if (event instanceof CacheReset) {

@@ -26,23 +26,40 @@ record TierCounts(int ready, int writing, int pinned, int capacity) {
 
     /** The counts after an event that changed at most the chunks of {@code keys}, from {@code before} to {@code after}. */
     TierCounts changed(CpuTier before, CpuTier after, Collection<String> keys) {
+        Collection<String> distinct = distinct(keys);
+        return without(before, distinct).with(after, distinct);
+    }
+
+    /** {@code keys} once each, in order. */
+    static Collection<String> distinct(Collection<String> keys) {
+        return keys instanceof java.util.Set<?> ? keys : new LinkedHashSet<>(keys);
+    }
+
+    /**
+     * The first half of {@link #changed}, read before the event is folded: these counts without the chunks of
+     * {@code keys} (distinct) as {@code before} holds them.
+     */
+    TierCounts without(CpuTier before, Collection<String> keys) {
+        return add(before, keys, -1, capacity);
+    }
+
+    /** The second half, read from the state the event folded to: the chunks of {@code keys} as {@code after} holds them added. */
+    TierCounts with(CpuTier after, Collection<String> keys) {
+        return add(after, keys, 1, after.capacity());
+    }
+
+    private TierCounts add(CpuTier tier, Collection<String> keys, int sign, int newCapacity) {
         int r = ready;
         int w = writing;
         int p = pinned;
-        for (String key : keys instanceof java.util.Set<?> ? keys : new LinkedHashSet<>(keys)) {
-            TierChunk was = before.chunk(key);
-            TierChunk is = after.chunk(key);
-            if (was != null) {
-                r -= was.ready() ? 1 : 0;
-                w -= was.ready() ? 0 : 1;
-                p -= was.pins() > 0 ? 1 : 0;
-            }
-            if (is != null) {
-                r += is.ready() ? 1 : 0;
-                w += is.ready() ? 0 : 1;
-                p += is.pins() > 0 ? 1 : 0;
+        for (String key : keys) {
+            TierChunk chunk = tier.chunk(key);
+            if (chunk != null) {
+                r += sign * (chunk.ready() ? 1 : 0);
+                w += sign * (chunk.ready() ? 0 : 1);
+                p += sign * (chunk.pins() > 0 ? 1 : 0);
             }
         }
-        return new TierCounts(r, w, p, after.capacity());
+        return new TierCounts(r, w, p, newCapacity);
     }
 }

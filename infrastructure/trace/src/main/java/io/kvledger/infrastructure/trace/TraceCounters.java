@@ -13,6 +13,7 @@ import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -43,7 +44,26 @@ final class TraceCounters {
         this.out = out;
     }
 
-    /** Takes the counts after one folded event. */
+    /** The chunks the event being folded may change, distinct; {@code null} when the tier is counted whole after it. */
+    private Collection<String> changing;
+
+    /**
+     * Reads, before the event is folded (a step {@link io.kvledger.application.replay.LogFold#prepare} gave),
+     * what the counts after it need of the state before it: the chunks it may change are taken out as they were.
+     */
+    void before(FoldStep pending) {
+        EngineEvent event = pending.event();
+        EngineState before = pending.before();
+        changing = null;
+        if (!(event instanceof EngineConfigured || event instanceof CacheReset || before == null)) {
+            changing = TierCounts.distinct(keysOf(event, before));
+            if (!changing.isEmpty()) {
+                tier = tier.without(before.tier(), changing);
+            }
+        }
+    }
+
+    /** Takes the counts after one folded event, from the state it folded to ({@link #before} read the one before). */
     void changed(FoldStep step, int storesInFlight, int loadsInFlight) {
         tier = tierAfter(step);
         stores = storesInFlight;
@@ -72,14 +92,11 @@ final class TraceCounters {
     }
 
     private TierCounts tierAfter(FoldStep step) {
-        EngineEvent event = step.event();
-        EngineState before = step.before();
         EngineState after = step.after();
-        if (event instanceof EngineConfigured || event instanceof CacheReset || before == null) {
+        if (changing == null) {
             return TierCounts.of(after.tier());
         }
-        List<String> keys = keysOf(event, before);
-        return keys.isEmpty() ? tier : tier.changed(before.tier(), after.tier(), keys);
+        return changing.isEmpty() ? tier : tier.with(after.tier(), changing);
     }
 
     /** The tier chunks an event may change: those it names, or those of the job it ends. */

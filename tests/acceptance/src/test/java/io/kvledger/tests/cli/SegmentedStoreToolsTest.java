@@ -144,7 +144,7 @@ class SegmentedStoreToolsTest {
     }
 
     /** Each step: a request prefilled, the one before finished (every fifth preempted first), stores completed. */
-    private static final class Workload {
+    static final class Workload {
         private int step;
         private int nextBlock;
         private final List<Long> jobs = new ArrayList<>();

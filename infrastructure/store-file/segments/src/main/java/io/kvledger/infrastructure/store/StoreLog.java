@@ -29,13 +29,15 @@ public final class StoreLog implements AutoCloseable {
     private final InputStream text;
     private final long seqBefore;
     private final EngineState base;
+    private final long linesPassedOver;
     private EventLogReader reader;
 
-    private StoreLog(List<Path> files, InputStream text, long seqBefore, EngineState base) {
+    private StoreLog(List<Path> files, InputStream text, long seqBefore, EngineState base, long linesPassedOver) {
         this.files = files;
         this.text = text;
         this.seqBefore = seqBefore;
         this.base = base;
+        this.linesPassedOver = linesPassedOver;
     }
 
     /**
@@ -46,6 +48,21 @@ public final class StoreLog implements AutoCloseable {
      * @throws IOException         when a file or a segment's base cannot be read
      */
     public static StoreLog open(Path path, UnaryOperator<InputStream> raw) throws IOException {
+        return open(path, 0, raw);
+    }
+
+    /**
+     * Opens {@code path} for reading from the nearest state at or before the line of seq {@code atSeq}: in a
+     * store directory, the base of the last segment that begins at or before it (a later base that cannot be
+     * read is passed over for an earlier one), so a tool that stops at {@code atSeq} folds only from there;
+     * elsewhere, or with {@code atSeq} 0, as {@link #open(Path, UnaryOperator)}. The lines of the segments
+     * passed over are not read: {@link #linesPassedOver()} counts them.
+     */
+    public static StoreLog openNear(Path path, long atSeq, UnaryOperator<InputStream> raw) throws IOException {
+        return open(path, atSeq, raw);
+    }
+
+    private static StoreLog open(Path path, long atSeq, UnaryOperator<InputStream> raw) throws IOException {
         if (!Files.exists(path)) {
             throw new NoSuchFileException(path.toString());
         }
@@ -58,21 +75,39 @@ public final class StoreLog implements AutoCloseable {
         } else {
             files = List.of(path);
         }
-        Path first = files.get(0);
-        long firstSeq = SegmentFiles.isSegment(first) ? SegmentFiles.firstSeqOf(first) : 1;
-        EngineState base = null;
-        if (firstSeq > 1) {
-            Path plain = first.getFileName().toString().endsWith(SegmentFiles.GZ)
-                    ? first.resolveSibling(SegmentFiles.nameOf(firstSeq)) : first;
-            SnapshotFile.Snapshot snapshot = SnapshotFile.readBase(plain);
-            if (snapshot.seq() != firstSeq - 1) {
-                throw new IOException(SnapshotFile.basePathOf(plain) + " is the state after seq " + snapshot.seq()
-                        + ", but " + first + " begins at seq " + firstSeq);
+        long firstKeptSeq = SegmentFiles.isSegment(files.get(0)) ? SegmentFiles.firstSeqOf(files.get(0)) : 1;
+        for (int from = files.size() - 1; atSeq > 0 && from > 0; from--) {
+            long firstSeq = SegmentFiles.firstSeqOf(files.get(from));
+            if (firstSeq > atSeq) {
+                continue;
             }
-            base = snapshot.state();
+            EngineState base;
+            try {
+                base = baseOf(files.get(from), firstSeq);
+            } catch (IOException unreadable) {
+                continue; // an earlier base, or the first kept segment's, will do
+            }
+            List<Path> read = files.subList(from, files.size());
+            return new StoreLog(read, lazyText(read, raw), firstSeq - 1, base, firstSeq - firstKeptSeq);
         }
-        InputStream text = new SequenceInputStream(Collections.enumeration(new AbstractLazyList(files.iterator(), raw)));
-        return new StoreLog(files, text, firstSeq - 1, base);
+        EngineState base = firstKeptSeq > 1 ? baseOf(files.get(0), firstKeptSeq) : null;
+        return new StoreLog(files, lazyText(files, raw), firstKeptSeq - 1, base, 0);
+    }
+
+    /** The state before segment {@code segment}, which begins at {@code firstSeq}, read from its base. */
+    private static EngineState baseOf(Path segment, long firstSeq) throws IOException {
+        Path plain = segment.getFileName().toString().endsWith(SegmentFiles.GZ)
+                ? segment.resolveSibling(SegmentFiles.nameOf(firstSeq)) : segment;
+        SnapshotFile.Snapshot snapshot = SnapshotFile.readBase(plain);
+        if (snapshot.seq() != firstSeq - 1) {
+            throw new IOException(SnapshotFile.basePathOf(plain) + " is the state after seq " + snapshot.seq()
+                    + ", but " + segment + " begins at seq " + firstSeq);
+        }
+        return snapshot.state();
+    }
+
+    private static InputStream lazyText(List<Path> files, UnaryOperator<InputStream> raw) {
+        return new SequenceInputStream(Collections.enumeration(new AbstractLazyList(files.iterator(), raw)));
     }
 
     /**
@@ -109,6 +144,14 @@ public final class StoreLog implements AutoCloseable {
     /** The seq before the first line read: 0 for a log from its start, else the base's. */
     public long seqBefore() {
         return seqBefore;
+    }
+
+    /**
+     * The lines of the store's first kept segments that {@link #openNear} passed over (one line a seq), so
+     * not read: 0 when reading from the first kept segment.
+     */
+    public long linesPassedOver() {
+        return linesPassedOver;
     }
 
     /** The state before the first line read; {@code null} for a log from its start. */
