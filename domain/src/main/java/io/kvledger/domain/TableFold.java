@@ -38,7 +38,7 @@ final class TableFold {
         for (int g = 0; g < Math.min(config.groupCount(), e.blockIds().groupCount()); g++) {
             List<Integer> added = e.blockIds().group(g);
             next = next.withTable(g, next.table(g).appendAll(added));
-            if (config.group(g).isSliding()) {
+            if (config.isSliding(g)) {
                 holds = hold(holds, added, 1);
             }
         }
@@ -57,7 +57,7 @@ final class TableFold {
         VersionedHashMap<Integer, Integer> holds = state.windowHolds();
         VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
-            if (!state.config().group(g).isSliding()) {
+            if (!state.config().isSliding(g)) {
                 continue; // only a sliding window frees; without one the event is ignored (contract 7.8)
             }
             BlockTable table = next.table(g);
@@ -89,7 +89,7 @@ final class TableFold {
             List<Integer> gone = e.blockIds().group(g);
             BlockTable table = BlockCounts.remove(next.table(g), gone);
             next = next.withTable(g, table.hasBlock() ? table : BlockTable.EMPTY);
-            if (config.group(g).isSliding()) {
+            if (config.isSliding(g)) {
                 holds = hold(holds, gone, -1);
             }
         }

@@ -100,7 +100,17 @@ public record EngineConfig(int gpuBlockSize, int blocksPerChunk, int workers, in
 
     /** {@code C_g = B_g * F}. */
     public int chunkTokens(int g) {
-        return group(g).blockSize() * blocksPerChunk;
+        return (groups == null ? gpuBlockSize : groups.get(g).blockSize()) * blocksPerChunk;
+    }
+
+    /** {@code x_g}: 1 for an eagle group, else 0 (a hot path's read: the implicit group is not built for it). */
+    public int eagleChunks(int g) {
+        return groups == null ? 0 : groups.get(g).eagleChunks();
+    }
+
+    /** Whether group {@code g} is a {@code SLIDING_WINDOW} group (the implicit group is not built for it). */
+    public boolean isSliding(int g) {
+        return groups != null && groups.get(g).isSliding();
     }
 
     /** Whether some group is a {@code SLIDING_WINDOW} group. */

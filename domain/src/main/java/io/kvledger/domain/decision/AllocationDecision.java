@@ -106,7 +106,7 @@ final class AllocationDecision {
 
     /** The blocks the allocation hands out: every non-null id, group by group (one FULL group's list has no null). */
     private static List<Integer> handedOut(EngineConfig config, PerGroup<Integer> blockIds) {
-        if (blockIds.groupCount() == 1 && !config.group(0).isSliding()) {
+        if (blockIds.groupCount() == 1 && !config.isSliding(0)) {
             return blockIds.group(0);
         }
         List<Integer> handedOut = new ArrayList<>();
