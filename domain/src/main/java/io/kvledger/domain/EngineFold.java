@@ -68,7 +68,7 @@ public final class EngineFold {
             }
             EngineConfig config = state.config();
             RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
-                    config.hashBlockSize(), config.isGrouped() ? config.groupCount() : 1)
+                    config.hashBlockSize(), config.groupCount())
                     .withControls(RequestControls.ofNullable(e.maxOffloadTokens(), e.maxLoadTokens(), e.skipReadingPrefixCache()));
             return state.withRequest(request).withRegistered(state.registered() + 1);
         }
@@ -108,37 +108,26 @@ public final class EngineFold {
         if (event instanceof TokensAppended e) {
             return state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
         }
-        if (event instanceof PrefixMatched e && state.config().isGrouped()) {
-            var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
-            return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
-                    .withTier(GroupedFold.touch(state.tier(), GroupedKeys.of(state.config(), request, e.hitChunks())));
-        }
         if (event instanceof PrefixMatched e) {
             var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
-            var touched = request.keys(e.hitChunks().flat(), state.config().blocksPerChunk());
             return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
-                    .withTier(state.tier().touch(touched));
+                    .withTier(TableFold.touch(state.tier(), ChunkKeys.of(state.config(), request, e.hitChunks())));
         }
         if (event instanceof PrefixMatchDeferred) {
             return state.withRequest(request.withPendingMatch(null));
         }
-        if (event instanceof BlocksAllocated e && state.config().isGrouped()) {
-            return GroupedFold.allocated(state, request, e);
+        if (event instanceof BlocksAllocated e) {
+            return TableFold.allocated(state, request, e);
         }
         if (event instanceof WindowBlocksFreed e) {
-            return state.config().isGrouped() ? GroupedFold.freed(state, request, e) : state;
-        }
-        if (event instanceof BlocksAllocated e) {
-            RequestStatus status = request.isTerminal() ? request.status() : RequestStatus.RUNNING;
-            return state.withRequest(request.withBlockTable(request.blockTable().appendAll(e.blockIds().flat()))
-                    .withStatus(status).withPendingMatch(null));
+            return TableFold.freed(state, request, e);
         }
         if (event instanceof RequestPreempted) {
             if (request.isTerminal()) {
                 return state;
             }
             RequestState preempted = request.withComputed(0).withStatus(RequestStatus.PREEMPTED).withPendingMatch(null);
-            return state.withRequest(state.config().isGrouped() ? GroupedFold.preempted(preempted) : preempted);
+            return state.withRequest(TableFold.preempted(state.config(), preempted));
         }
         if (event instanceof RequestAborted) {
             return RequestFold.terminated(state, request, RequestStatus.ABORTED);
@@ -147,7 +136,7 @@ public final class EngineFold {
             return RequestFold.terminated(state, request, RequestStatus.FINISHED);
         }
         if (event instanceof BlocksReleased e) {
-            return state.config().isGrouped() ? GroupedFold.released(state, request, e) : RequestFold.released(state, request, e);
+            return TableFold.released(state, request, e);
         }
         if (event instanceof CacheReset e) {
             return ResetFold.reset(state, e);

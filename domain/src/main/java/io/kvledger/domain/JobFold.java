@@ -4,15 +4,12 @@ import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
-import io.kvledger.domain.rules.StoreBound;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.VersionedHashMap;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import java.util.ArrayList;
-import java.util.List;
 import io.vavr.collection.TreeSet;
 
 /** The parts of the fold that start and end jobs, and the fences they hold. */
@@ -29,22 +26,7 @@ final class JobFold {
             return state.withTier(state.tier().writing(e.keys().flat()))
                     .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         }
-        if (state.config().isGrouped()) {
-            return GroupedFold.storeScheduled(state, request, e, job);
-        }
-        int f = state.config().blocksPerChunk();
-        int lastChunk = e.chunkIndices().isEmpty() ? request.cursor() : e.chunkIndices().flat().get(e.chunkIndices().flat().size() - 1) + 1;
-        int end = Math.max(request.cursor(), Math.max(StoreBound.storableChunks(state.config(), request), lastChunk));
-        List<String> offered = new ArrayList<>(end - request.cursor());
-        for (int chunk = request.cursor(); chunk < end && chunk < request.keyCount(f); chunk++) {
-            offered.add(request.key(chunk, f));
-        }
-        EngineState next = state
-                .withRequest(request.withCursor(end).withJobIds(request.jobIds().add(e.jobId())))
-                .withTier(state.tier().writingThenTouching(e.keys().flat(), offered))
-                .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
-        // A store made by the terminal command itself is fenced like the ones before it.
-        return request.isTerminal() ? fenceStores(next, next.heldRequest(e.requestId())) : next;
+        return TableFold.storeScheduled(state, request, e, job);
     }
 
     static EngineState loadScheduled(EngineState state, LoadJobScheduled e) {
@@ -54,20 +36,7 @@ final class JobFold {
             return state.withTier(state.tier().pin(e.keys().flat()))
                     .withJobs(state.jobs().put(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
         }
-        if (state.config().isGrouped()) {
-            return GroupedFold.loadScheduled(state, request, e);
-        }
-        int gpuHitTokens = request.computed();
-        int endChunk = e.chunkIndices().isEmpty() ? 0 : e.chunkIndices().flat().get(e.chunkIndices().flat().size() - 1) + 1;
-        int externalTokens = endChunk * state.config().chunkTokens() - gpuHitTokens;
-        Job job = Job.load(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(), gpuHitTokens,
-                externalTokens, request.cursor());
-        RequestState loading = request.withStatus(RequestStatus.LOADING)
-                .withCursor(Math.max(request.cursor(), endChunk))
-                .withJobIds(request.jobIds().add(e.jobId()));
-        return state.withRequest(loading)
-                .withTier(state.tier().pin(e.keys().flat()))
-                .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+        return TableFold.loadScheduled(state, request, e);
     }
 
     static EngineState storeCompleted(EngineState state, StoreJobCompleted e) {
@@ -97,7 +66,7 @@ final class JobFold {
             } else {
                 request = request.withComputed(job.gpuHitTokens()).withCursor(job.cursorBefore());
                 if (job.groupCursorsBefore() != null) {
-                    request = GroupedFold.restoreCursors(request, job);
+                    request = TableFold.restoreCursors(request, job);
                 }
             }
             if (request.status() == RequestStatus.LOADING) {

@@ -1,9 +1,6 @@
 package io.kvledger.domain;
 
-import io.kvledger.domain.event.BlocksReleased;
-import io.kvledger.domain.rules.StoreOffer;
-import io.kvledger.domain.state.BlockCounts;
-import io.kvledger.domain.state.BlockTable;
+import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
@@ -16,30 +13,25 @@ final class RequestFold {
 
     /**
      * After a command that offers chunks (ComputeTokens, AbortRequest, FinishRequest): an offer the tier
-     * already holds whole makes no event, yet the cursor moves to {@code S} and the chunks are touched.
-     * The fold derives that here, so a log replays to the same state as the live engine.
+     * already holds whole makes no event, yet every cursor moves to {@code max(s_g, S_g)} and the chunks are
+     * touched; so does an empty offer (every chunk passed over), without a touch. The fold derives that here,
+     * so a log replays to the same state as the live engine.
      */
     static EngineState afterOfferTrigger(EngineState state, RequestState request) {
-        if (state.config().isGrouped()) {
-            return GroupedFold.afterOfferTrigger(state, request);
+        GroupedOffer offer = GroupedOffer.of(state.config(), state.tier(), request);
+        if (offer.isEmpty()) {
+            return state.withRequest(TableFold.advance(request, offer));
         }
-        StoreOffer offer = StoreOffer.of(state.config(), state.tier(), request);
         if (!offer.isHeldWhole()) {
             return state.withRequest(request);
         }
-        return state.withRequest(request.withCursor(offer.end())).withTier(state.tier().touch(offer.keys()));
+        return state.withRequest(TableFold.advance(request, offer)).withTier(TableFold.touch(state.tier(), offer.keys()));
     }
 
     static EngineState terminated(EngineState state, RequestState live, RequestStatus status) {
         RequestState request = live.withStatus(status).withPendingMatch(null);
         EngineState next = JobFold.fenceStores(state, request);
         return settle(afterOfferTrigger(next, request), request.requestId());
-    }
-
-    /** Released blocks leave the table, in table order, one occurrence per released id. */
-    static EngineState released(EngineState state, RequestState request, BlocksReleased event) {
-        BlockTable table = BlockCounts.remove(request.blockTable(), event.blockIds().flat());
-        return settle(state.withRequest(request.withBlockTable(table)), event.requestId());
     }
 
     /** Retires a terminated request once it holds no blocks and has no job in flight. */

@@ -18,7 +18,7 @@ final class ResetFold {
     static EngineState reset(EngineState state, CacheReset e) {
         VersionedHashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
-            RequestState next = GroupedFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
+            RequestState next = TableFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
             if (request.status() == RequestStatus.LOADING) {
                 Job load = loadOf(state, request);
                 next = next.withStatus(RequestStatus.RUNNING)

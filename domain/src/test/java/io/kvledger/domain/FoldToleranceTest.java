@@ -23,10 +23,12 @@ import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RequestPreempted;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestStatus;
@@ -70,6 +72,21 @@ class FoldToleranceTest {
         EngineState after = EngineFold.evolve(ledger.state, new StoreJobScheduled(0, "r", List.of(2), List.of(key), List.of(2)));
         assertEquals(3, after.heldRequest("r").cursor());
         assertEquals(1, after.tier().size(), "the store writes chunk 2; chunks 0 and 1 it passes are not held");
+    }
+
+    @Test
+    void aLookupReadsOnlyTheChunksWhoseTokensTheLogGave() {
+        // A foreign TokensAppended whose numTokens runs past its tokens (a line dropped before it): n = 12, yet
+        // the request's tokens give keys to chunks 0 and 1 only. One path for every config: the lookup of a
+        // config without groups reads the keys the tokens give, as the grouped lookup always did (the single-group
+        // twin looked up chunk 2 by n and failed on the missing hash).
+        ledger.run(new RegisterRequest("a", tokens(0, 4)), new AllocateBlocks("a", List.of(0, 1), 0),
+                new ComputeTokens("a", 4), new CompleteTransfer(0, true), new RegisterRequest("r", tokens(0, 4)));
+        ledger.state = EngineFold.evolve(ledger.state, new TokensAppended("r", 12, List.of(99)));
+
+        List<EngineEvent> events = ledger.run(new MatchPrefix("r", 0));
+
+        assertEquals(List.of(new PrefixMatched("r", 0, 4, io.kvledger.domain.group.PerGroup.single(List.of(0, 1)))), events);
     }
 
     @Test

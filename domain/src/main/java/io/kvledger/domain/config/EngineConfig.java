@@ -13,8 +13,9 @@ import java.util.Objects;
  * @param releasePolicy     how a terminated request's blocks are released
  * @param maxOffloadTokens  never store a chunk reaching past this many tokens; {@code null} for no limit
  * @param offloadPromptOnly never store a chunk reaching past the prompt
- * @param groups            the KV cache groups as the config gives them, in group order; {@code null} when it
- *                          gives none (one implicit {@code FULL} group of {@code gpuBlockSize})
+ * @param groups            the configured groups: the KV cache groups as the config gives them, in group order;
+ *                          {@code null} when it gives none. {@code EngineConfigured} writes exactly these, so a
+ *                          config without groups keeps its bytes; the rules read {@link #effectiveGroups()}
  */
 public record EngineConfig(int gpuBlockSize, int blocksPerChunk, int workers, int cpuCapacityChunks,
                            ReleasePolicy releasePolicy, Integer maxOffloadTokens, boolean offloadPromptOnly,
@@ -70,8 +71,18 @@ public record EngineConfig(int gpuBlockSize, int blocksPerChunk, int workers, in
     }
 
     /**
-     * Whether section 7's grouped rules apply (7.0): the config gives groups, and not exactly one {@code
-     * FULL} group without {@code eagle} (which is today's engine).
+     * The effective groups the rules run over, in group order: the configured {@link #groups()}, or, when the
+     * config gives none, the one implicit {@code FULL} group of {@code gpuBlockSize} (contract 7.0).
+     */
+    public List<KvCacheGroup> effectiveGroups() {
+        return groups == null ? List.of(KvCacheGroup.full(gpuBlockSize)) : groups;
+    }
+
+    /**
+     * Whether the model is grouped in the sense of contract 7.0: the config gives groups, and not exactly one
+     * {@code FULL} group without {@code eagle}. The rules themselves run over {@link #effectiveGroups()} either
+     * way; this only says where the contract adds checks of its own (null entries, no id twice, the table rules
+     * of 7.3, {@code FreeWindowBlocks}) and words a rejection per group.
      */
     public boolean isGrouped() {
         return groups != null && !(groups.size() == 1 && !groups.get(0).isSliding() && !groups.get(0).eagle());
@@ -89,7 +100,17 @@ public record EngineConfig(int gpuBlockSize, int blocksPerChunk, int workers, in
 
     /** {@code C_g = B_g * F}. */
     public int chunkTokens(int g) {
-        return group(g).blockSize() * blocksPerChunk;
+        return (groups == null ? gpuBlockSize : groups.get(g).blockSize()) * blocksPerChunk;
+    }
+
+    /** {@code x_g}: 1 for an eagle group, else 0 (a hot path's read: the implicit group is not built for it). */
+    public int eagleChunks(int g) {
+        return groups == null ? 0 : groups.get(g).eagleChunks();
+    }
+
+    /** Whether group {@code g} is a {@code SLIDING_WINDOW} group (the implicit group is not built for it). */
+    public boolean isSliding(int g) {
+        return groups != null && groups.get(g).isSliding();
     }
 
     /** Whether some group is a {@code SLIDING_WINDOW} group. */
@@ -107,7 +128,7 @@ public record EngineConfig(int gpuBlockSize, int blocksPerChunk, int workers, in
 
     /** The block size of the chained hashes keys are taken from: {@code gcd(B_g)} (every {@code C_g} is a multiple). */
     public int hashBlockSize() {
-        if (!isGrouped()) {
+        if (groups == null) {
             return gpuBlockSize;
         }
         int gcd = 0;

@@ -2,51 +2,74 @@ package io.kvledger.domain.decision;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobScheduled;
+import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.rules.AllocationTableRules;
+import io.kvledger.domain.state.BlockTable;
+import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
-/** Block allocation, the loads it starts, and the flushes a fenced block needs (contract section 4, Loads). */
+/**
+ * {@code AllocateBlocks}: block allocation, the loads it starts and the flushes a fenced block needs (contract
+ * section 4, Loads; sections 7.3 and 7.6 per group). One path for every config: a config without groups is one
+ * {@code FULL} group. Guards in the order of section 4's precedence: the command's own fields, the request's
+ * state and the load's match, the table rules of 7.3 (only where the model is grouped, 7.0), and last a load's
+ * table length.
+ */
 final class AllocationDecision {
 
     private AllocationDecision() {
     }
 
     static void allocate(Emitter emitter, RequestState request, AllocateBlocks command) {
-        if (emitter.state().config().isGrouped()) {
-            GroupedAllocation.allocate(emitter, request, command);
-            return;
+        EngineState state = emitter.state();
+        EngineConfig config = state.config();
+        PerGroup<Integer> blockIds = command.blockIds();
+        GroupShapes.requireGroupCount("blockIds", blockIds, config);
+        // Contract 7.0: the checks of 7.2-7.3 (nulls, no id twice, the table rules) are the grouped model's own.
+        boolean grouped = config.isGrouped();
+        if (grouped) {
+            requireGroupedIds(config, blockIds);
+        } else {
+            Arguments.requireNonNegative("blockIds", blockIds.flat());
         }
-        GroupShapes.requireGroupCount("blockIds", command.blockIds(), emitter.state().config());
-        Arguments.requireNonNegative("blockIds", command.blockIds().flat());
         if (command.externalTokens() < 0) {
             throw Rejection.invalidArgument("externalTokens must be >= 0, was " + command.externalTokens());
         }
         if (request.status() == RequestStatus.LOADING) {
             throw Rejection.invalidState("AllocateBlocks is refused while request " + request.requestId() + " is LOADING");
         }
-        EngineConfig config = emitter.state().config();
-        PrefixMatch load = command.externalTokens() > 0 ? requireLoadable(emitter, request, command, config) : null;
+        PrefixMatch load = command.externalTokens() > 0 ? requireLoadable(emitter, request, command) : null;
+        if (grouped) {
+            AllocationTableRules.Broken broken = AllocationTableRules.firstBroken(state, request, command);
+            if (broken != null) {
+                throw Rejection.invalidArgument(broken.reason());
+            }
+        }
+        if (load != null) {
+            requireLongEnough(config, request, command, load);
+        }
 
-        FlushRequired flush = Flushes.ofFencedBlocks(emitter.state(), command.blockIds().flat());
+        FlushRequired flush = Flushes.ofFencedBlocks(state, handedOut(config, blockIds));
         if (flush != null) {
             emitter.emit(flush);
         }
-        emitter.emit(new BlocksAllocated(request.requestId(), command.blockIds(), command.externalTokens()));
+        emitter.emit(new BlocksAllocated(request.requestId(), blockIds, command.externalTokens()));
         if (load != null) {
-            var table = emitter.request(request.requestId()).blockTable();
-            int firstDestination = load.gpuHitTokens() / config.gpuBlockSize();
-            List<Integer> destination = table.subSequence(firstDestination, load.endChunk() * config.blocksPerChunk()).asJava();
-            emitter.emit(new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks().flat(),
-                    request.keys(load.hitChunks().flat(), config.blocksPerChunk()), destination));
+            emitter.emit(loadJob(emitter, config, load, request.requestId()));
         }
     }
 
-    /** A load is made by a WAITING or PREEMPTED request with the value of its unused match (one group or several). */
+    /** A load is made by a WAITING or PREEMPTED request with the value of its unused match. */
     static PrefixMatch requireUnusedMatch(RequestState request, AllocateBlocks command) {
         String id = request.requestId();
         if (request.status() == RequestStatus.RUNNING) {
@@ -60,22 +83,105 @@ final class AllocationDecision {
         return match;
     }
 
-    /** A load needs the value of an unused match whose chunks are still ready, then a table long enough. */
-    private static PrefixMatch requireLoadable(Emitter emitter, RequestState request, AllocateBlocks command,
-                                               EngineConfig config) {
-        String id = request.requestId();
-        PrefixMatch match = requireUnusedMatch(request, command);
-        for (String key : request.keys(match.hitChunks().flat(), config.blocksPerChunk())) {
-            if (!emitter.state().tier().isReady(key)) {
-                throw Rejection.invalidState("hit chunk " + key + " of request " + id + " is no longer ready in the CPU tier");
+    /** Ids: no null but in a sliding group's list, none negative, none twice (contract 7.2, 7.3). */
+    private static void requireGroupedIds(EngineConfig config, PerGroup<Integer> blockIds) {
+        Set<Integer> named = new HashSet<>();
+        for (int g = 0; g < config.groupCount(); g++) {
+            List<Integer> ids = blockIds.group(g);
+            for (int i = 0; i < ids.size(); i++) {
+                Integer block = ids.get(i);
+                if (block == null) {
+                    if (!config.group(g).isSliding()) {
+                        throw Rejection.invalidArgument("blockIds[" + g + "][" + i + "] is null; a null block is allowed "
+                                + "only in a SLIDING_WINDOW group");
+                    }
+                } else if (block < 0) {
+                    throw Rejection.invalidArgument("blockIds[" + g + "][" + i + "] must be a non-negative integer, was " + block);
+                } else if (!named.add(block)) {
+                    throw Rejection.invalidArgument("blockIds names block " + block + " twice");
+                }
             }
         }
-        long needed = (long) match.endChunk() * config.blocksPerChunk();
-        long after = (long) request.blockTable().size() + command.blockIds().flat().size();
-        if (after < needed) {
-            throw Rejection.invalidArgument("the table would hold " + after + " blocks; loading chunks up to "
-                    + match.endChunk() + " needs " + needed);
+    }
+
+    /** The blocks the allocation hands out: every non-null id, group by group (one FULL group's list has no null). */
+    private static List<Integer> handedOut(EngineConfig config, PerGroup<Integer> blockIds) {
+        if (blockIds.groupCount() == 1 && !config.isSliding(0)) {
+            return blockIds.group(0);
+        }
+        List<Integer> handedOut = new ArrayList<>();
+        for (List<Integer> ids : blockIds.lists()) {
+            for (Integer block : ids) {
+                if (block != null) {
+                    handedOut.add(block);
+                }
+            }
+        }
+        return handedOut;
+    }
+
+    /** The value of an unused match whose hit chunks (of every group) are still ready. */
+    private static PrefixMatch requireLoadable(Emitter emitter, RequestState request, AllocateBlocks command) {
+        EngineConfig config = emitter.state().config();
+        String id = request.requestId();
+        PrefixMatch match = requireUnusedMatch(request, command);
+        for (int g = 0; g < match.hitChunks().groupCount(); g++) {
+            int known = request.keyCount(config, g);
+            for (int chunk : match.hitChunks().group(g)) {
+                if (chunk < 0 || chunk >= known) {
+                    continue; // only a foreign match names a chunk without a key
+                }
+                String key = request.key(config, g, chunk);
+                if (!emitter.state().tier().isReady(key)) {
+                    throw Rejection.invalidState(config.isGrouped()
+                            ? "hit chunk " + chunk + " of group " + g + " of request " + id + " is no longer ready in the CPU tier"
+                            : "hit chunk " + key + " of request " + id + " is no longer ready in the CPU tier");
+                }
+            }
         }
         return match;
+    }
+
+    /** After the allocation every {@code T_g} holds at least {@code e_g * F} entries. */
+    private static void requireLongEnough(EngineConfig config, RequestState request, AllocateBlocks command, PrefixMatch load) {
+        long end = (long) load.gpuHitTokens() + load.externalTokens();
+        for (int g = 0; g < config.groupCount(); g++) {
+            int c = config.chunkTokens(g);
+            long needed = (end + c - 1) / c * config.blocksPerChunk();
+            long after = (long) request.table(g).size() + command.blockIds().group(g).size();
+            if (after < needed) {
+                throw Rejection.invalidArgument(config.isGrouped()
+                        ? "group " + g + "'s table would hold " + after + " entries; loading up to token " + end + " needs " + needed
+                        : "the table would hold " + after + " blocks; loading chunks up to " + load.endChunk() + " needs " + needed);
+            }
+        }
+    }
+
+    /** Each group's hit chunks into {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))}. */
+    private static LoadJobScheduled loadJob(Emitter emitter, EngineConfig config, PrefixMatch load, String requestId) {
+        RequestState request = emitter.request(requestId);
+        long end = (long) load.gpuHitTokens() + load.externalTokens();
+        int groups = config.groupCount();
+        List<List<String>> keys = new ArrayList<>(groups);
+        List<List<Integer>> destinations = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            KvCacheGroup group = config.group(g);
+            int known = request.keyCount(config, g);
+            List<Integer> chunks = load.hitChunks().group(g);
+            List<String> groupKeys = new ArrayList<>(chunks.size());
+            for (int chunk : chunks) {
+                if (chunk >= 0 && chunk < known) {
+                    groupKeys.add(request.key(config, g, chunk));
+                }
+            }
+            keys.add(groupKeys);
+            int c = config.chunkTokens(g);
+            int from = Math.max(load.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
+            int to = (int) ((end + c - 1) / c) * config.blocksPerChunk();
+            BlockTable table = request.table(g);
+            destinations.add(from >= to ? List.of() : table.subSequence(from, to).asJava());
+        }
+        return new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks(), PerGroup.of(keys),
+                PerGroup.of(destinations));
     }
 }

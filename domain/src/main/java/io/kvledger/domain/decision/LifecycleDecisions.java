@@ -46,25 +46,16 @@ final class LifecycleDecisions {
         if (request.status() != RequestStatus.RUNNING) {
             throw Rejection.invalidState("PreemptRequest needs a RUNNING request; " + request.requestId() + " is " + request.status());
         }
-        if (emitter.state().config().isGrouped()) {
-            // The fold of the preemption empties every table (even one of null entries only): release what it held.
-            PerGroup<Integer> held = ReleaseDecision.heldBlocks(request, java.util.Set.of());
-            emitter.emit(new RequestPreempted(request.requestId()));
-            FlushRequired flush = Flushes.ofJobs(emitter.state(), request.jobIds());
-            if (flush != null) {
-                emitter.emit(flush);
-            }
-            if (!held.isEmpty()) {
-                emitter.emit(new BlocksReleased(request.requestId(), held));
-            }
-            return;
-        }
+        // Its blocks as the preemption finds them (non-null entries, every group): the release names them all.
+        PerGroup<Integer> held = ReleaseDecision.heldBlocks(request, java.util.Set.of());
         emitter.emit(new RequestPreempted(request.requestId()));
         FlushRequired flush = Flushes.ofJobs(emitter.state(), request.jobIds());
         if (flush != null) {
             emitter.emit(flush);
         }
-        ReleaseDecision.releaseWholeTable(emitter, request.requestId());
+        if (!held.isEmpty()) {
+            emitter.emit(new BlocksReleased(request.requestId(), held));
+        }
     }
 
     static void abort(Emitter emitter, RequestState request) {

@@ -35,39 +35,10 @@ final class ReleaseDecision {
         return PerGroup.of(lists);
     }
 
-    /** As for one group, per group: FENCE keeps back each group's load destinations; never empty in all groups. */
-    private static void releaseTerminatedGroups(Emitter emitter, RequestState request) {
-        EngineState state = emitter.state();
-        Set<Integer> beingLoaded = new HashSet<>();
-        if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
-            if (request.hasJobsInFlight()) {
-                return;
-            }
-        } else {
-            for (long jobId : request.jobIds()) {
-                Job job = state.job(jobId);
-                if (job != null && job.isLoad()) {
-                    beingLoaded.addAll(job.blockIds());
-                }
-            }
-        }
-        PerGroup<Integer> released = heldBlocks(request, beingLoaded);
-        if (!released.isEmpty()) {
-            emitter.emit(new BlocksReleased(request.requestId(), released));
-        }
-    }
-
-    static void releaseWholeTable(Emitter emitter, String requestId) {
-        RequestState request = emitter.request(requestId);
-        if (request != null && !request.blockTable().isEmpty()) {
-            emitter.emit(new BlocksReleased(requestId, request.blockTable().asJava()));
-        }
-    }
-
     /**
-     * A terminated request's blocks: under FENCE at once, but for those its load is writing into; under
-     * DELAY_FREE once none of its stores and loads is in flight. Called after its terminal command and
-     * after each of its jobs ends.
+     * A terminated request's blocks (contract section 4, Release; 7.7 per group): under FENCE at once, but for
+     * those its load is writing into; under DELAY_FREE once none of its stores and loads is in flight. Called
+     * after its terminal command and after each of its jobs ends. Never an empty release.
      */
     static void releaseTerminated(Emitter emitter, String requestId) {
         RequestState request = emitter.request(requestId);
@@ -75,31 +46,25 @@ final class ReleaseDecision {
             return;
         }
         EngineState state = emitter.state();
-        if (state.config().isGrouped()) {
-            releaseTerminatedGroups(emitter, request);
-            return;
-        }
+        Set<Integer> beingLoaded = Set.of();
         if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
-            if (!request.hasJobsInFlight()) {
-                emitter.emit(new BlocksReleased(requestId, request.blockTable().asJava()));
+            if (request.hasJobsInFlight()) {
+                return;
             }
-            return;
-        }
-        // The rule speaks of blocks, not table positions: an id the load writes into is held at every
-        // position the table holds it, so the host never frees a block a transfer still fills.
-        Set<Integer> beingLoaded = new HashSet<>();
-        for (long jobId : request.jobIds()) {
-            Job job = state.job(jobId);
-            if (job != null && job.isLoad()) {
-                beingLoaded.addAll(job.blockIds());
-            }
-        }
-        List<Integer> released = new ArrayList<>(request.blockTable().size());
-        for (Integer block : request.blockTable()) {
-            if (!beingLoaded.contains(block)) {
-                released.add(block);
+        } else {
+            // The rule speaks of blocks, not table positions: an id the load writes into is held at every
+            // position the table holds it, so the host never frees a block a transfer still fills.
+            for (long jobId : request.jobIds()) {
+                Job job = state.job(jobId);
+                if (job != null && job.isLoad()) {
+                    if (beingLoaded.isEmpty()) {
+                        beingLoaded = new HashSet<>();
+                    }
+                    beingLoaded.addAll(job.blockIds());
+                }
             }
         }
+        PerGroup<Integer> released = heldBlocks(request, beingLoaded);
         if (!released.isEmpty()) {
             emitter.emit(new BlocksReleased(requestId, released));
         }

@@ -5,50 +5,69 @@ import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.StoreDeferReason;
 import io.kvledger.domain.event.StoreDeferred;
 import io.kvledger.domain.event.StoreJobScheduled;
-import io.kvledger.domain.rules.StoreOffer;
+import io.kvledger.domain.group.PerGroup;
+import io.kvledger.domain.rules.GroupedOffer;
+import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.RequestState;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 
-/** Offers chunks {@code s .. S-1} to the CPU tier (contract section 4, Stores). */
+/**
+ * Offers chunks {@code s_g .. S_g-1} to the CPU tier (contract section 4, Stores; 7.4 per group): the offer of
+ * every group is one tier decision, a {@code StoreDeferred} naming the offer, or the evictions it needs and one
+ * store of the chunks the tier lacks, in every group.
+ */
 final class StoreDecision {
 
     private StoreDecision() {
     }
 
     /**
-     * Called after the command's own event has been folded. An offer the tier holds whole was already
-     * taken by the fold (cursor moved, chunks touched), so it reads as empty here.
+     * Called after the command's own event has been folded. An offer the tier holds whole (or an empty one) was
+     * already taken by the fold (cursors moved, chunks touched), so it reads as empty here.
      */
     static void offer(Emitter emitter, String requestId) {
         EngineConfig config = emitter.state().config();
-        if (config.isGrouped()) {
-            GroupedStoreDecision.offer(emitter, requestId);
-            return;
-        }
         CpuTier tier = emitter.state().tier();
         RequestState request = emitter.request(requestId);
         if (request == null) {
             return; // retired by its own terminal event: it holds no blocks, so nothing is storable
         }
-        StoreOffer offer = StoreOffer.of(config, tier, request);
+        GroupedOffer offer = GroupedOffer.of(config, tier, request);
         if (offer.lacking().isEmpty()) {
             return;
         }
-        int needed = offer.lacking().size();
+        int needed = offer.lacking().totalSize();
         int room = tier.capacity() - tier.size();
         if (room < needed) {
-            List<String> victims = tier.evictionCandidates(needed - room, new HashSet<>(offer.keys()));
+            List<String> victims = tier.evictionCandidates(needed - room, new HashSet<>(offer.keys().flat()));
             if (victims.size() < needed - room) {
-                // No eviction, no touch, the cursor stays: the offer is made again at the next trigger.
+                // No eviction, no touch, the cursors stay: the offer is made again at the next trigger.
                 emitter.emit(new StoreDeferred(requestId, offer.chunks(), StoreDeferReason.TIER_FULL));
                 return;
             }
             emitter.emit(new ChunksEvicted(victims));
         }
-        List<Integer> source = StoreOffer.sourceBlocks(request, offer.lacking(), config.blocksPerChunk());
-        emitter.emit(new StoreJobScheduled(emitter.state().nextJobId(), requestId, offer.lacking(),
-                offer.lackingKeys(), source));
+        emitter.emit(new StoreJobScheduled(emitter.state().nextJobId(), requestId, offer.lacking(), offer.lackingKeys(),
+                sources(config, request, offer.lacking())));
+    }
+
+    /** All {@code F} blocks of each chunk, per group, in order. */
+    private static PerGroup<Integer> sources(EngineConfig config, RequestState request, PerGroup<Integer> chunks) {
+        int f = config.blocksPerChunk();
+        List<List<Integer>> blocks = new ArrayList<>(chunks.groupCount());
+        for (int g = 0; g < chunks.groupCount(); g++) {
+            BlockTable table = request.table(g);
+            List<Integer> group = new ArrayList<>(chunks.group(g).size() * f);
+            for (int chunk : chunks.group(g)) {
+                for (int i = 0; i < f; i++) {
+                    group.add(table.get(chunk * f + i));
+                }
+            }
+            blocks.add(group);
+        }
+        return PerGroup.of(blocks);
     }
 }

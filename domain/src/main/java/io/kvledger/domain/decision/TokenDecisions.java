@@ -27,11 +27,7 @@ final class TokenDecisions {
     /** Takes back rejected speculative tokens, never below what is known computed or already stored. */
     static void reject(Emitter emitter, RequestState request, RejectTokens command) {
         Arguments.requirePositive("tokens", command.tokens());
-        int chunkTokens = emitter.state().config().chunkTokens();
-        long floor = Math.max(request.numTokens() - 1L, (long) request.cursor() * chunkTokens);
-        if (emitter.state().config().isGrouped()) {
-            floor = groupedFloor(emitter.state().config(), request);
-        }
+        long floor = floor(emitter.state().config(), request);
         long computed = (long) request.computed() - command.tokens();
         if (computed < floor) {
             throw Rejection.invalidArgument("RejectTokens would take c from " + request.computed() + " to " + computed
@@ -42,11 +38,11 @@ final class TokenDecisions {
     }
 
     /**
-     * With groups: the largest of {@code n - 1}, {@code s_g*C_g}, and {@code (j+1)*B_g + w_g - 1} for every null
-     * entry {@code j} of a sliding table (contract section 7.4), so no rejection brings a null position back
-     * into the window.
+     * The largest of {@code n - 1}, {@code s_g*C_g}, and {@code (j+1)*B_g + w_g - 1} for every null entry {@code j}
+     * of a sliding table (contract section 7.4; with one {@code FULL} group {@code max(n - 1, s*C)}), so no
+     * rejection brings a null position back into the window.
      */
-    private static long groupedFloor(io.kvledger.domain.config.EngineConfig config, RequestState request) {
+    private static long floor(io.kvledger.domain.config.EngineConfig config, RequestState request) {
         long floor = request.numTokens() - 1L;
         for (int g = 0; g < config.groupCount(); g++) {
             floor = Math.max(floor, (long) request.cursor(g) * config.chunkTokens(g));

@@ -85,7 +85,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
      * holds back its last chunk while decoding; null entries count in the table's length.
      */
     public static int storableChunks(EngineConfig config, RequestState request, int g, int bound, boolean decoding) {
-        int byTokens = bound / config.chunkTokens(g) - (decoding ? config.group(g).eagleChunks() : 0);
+        int byTokens = bound / config.chunkTokens(g) - (decoding ? config.eagleChunks(g) : 0);
         int byBlocks = request.table(g).size() / config.blocksPerChunk();
         int byKeys = request.keyCount(config, g);
         return Math.max(0, Math.min(byTokens, Math.min(byBlocks, byKeys)));

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The keys of a per-group list of chunk indices (a chunk no key names yet, only a foreign log gives, is skipped). */
-final class GroupedKeys {
+final class ChunkKeys {
 
-    private GroupedKeys() {
+    private ChunkKeys() {
     }
 
     static PerGroup<String> of(EngineConfig config, RequestState request, PerGroup<Integer> chunks) {

@@ -13,6 +13,7 @@ import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.VersionedHashMap;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 import io.kvledger.domain.state.CpuTier;
@@ -21,13 +22,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fold of an engine with KV cache groups (contract section 7): one table and cursor per group, null
- * entries, the blocks sliding-window tables hold and the fences of freed window blocks. An engine without
- * groups never comes here.
+ * The fold of the request's tables (contract section 4; section 7 per group): one table and cursor per group
+ * (a config without groups is one {@code FULL} group), null entries, the blocks sliding-window tables hold and
+ * the fences of freed window blocks. With one group every loop runs once and nothing is kept per group.
  */
-final class GroupedFold {
+final class TableFold {
 
-    private GroupedFold() {
+    private TableFold() {
     }
 
     static EngineState allocated(EngineState state, RequestState request, BlocksAllocated e) {
@@ -37,7 +38,7 @@ final class GroupedFold {
         for (int g = 0; g < Math.min(config.groupCount(), e.blockIds().groupCount()); g++) {
             List<Integer> added = e.blockIds().group(g);
             next = next.withTable(g, next.table(g).appendAll(added));
-            if (config.group(g).isSliding()) {
+            if (config.isSliding(g)) {
                 holds = hold(holds, added, 1);
             }
         }
@@ -47,12 +48,18 @@ final class GroupedFold {
         return state.withRequest(next).withWindowHolds(holds);
     }
 
-    /** Freed entries become null; a store still reading a freed block fences it, under either policy. */
+    /**
+     * Freed entries of a sliding-window table become null; a store still reading a freed block fences it, under
+     * either policy.
+     */
     static EngineState freed(EngineState state, RequestState request, WindowBlocksFreed e) {
         RequestState next = request;
         VersionedHashMap<Integer, Integer> holds = state.windowHolds();
         VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
+            if (!state.config().isSliding(g)) {
+                continue; // only a sliding window frees; without one the event is ignored (contract 7.8)
+            }
             BlockTable table = next.table(g);
             for (Integer block : e.blockIds().group(g)) {
                 int position = table.indexOf(block);
@@ -82,15 +89,23 @@ final class GroupedFold {
             List<Integer> gone = e.blockIds().group(g);
             BlockTable table = BlockCounts.remove(next.table(g), gone);
             next = next.withTable(g, table.hasBlock() ? table : BlockTable.EMPTY);
-            if (config.group(g).isSliding()) {
+            if (config.isSliding(g)) {
                 holds = hold(holds, gone, -1);
             }
         }
         return RequestFold.settle(state.withRequest(next).withWindowHolds(holds), e.requestId());
     }
 
-    /** Preemption empties every table (the release names their blocks) and keeps every cursor. */
-    static RequestState preempted(RequestState request) {
+    /**
+     * Preemption keeps every cursor. A grouped table is emptied here (contract 7.7: the preemption releases and
+     * empties every table); a table of one group without the grouped rules (contract 7.0) keeps its blocks until
+     * the {@code BlocksReleased} that follows takes them out, so a log that releases it only in part keeps the
+     * rest, as revision 4's fold did (the audits of foreign logs keep their findings).
+     */
+    static RequestState preempted(EngineConfig config, RequestState request) {
+        if (!config.isGrouped()) {
+            return request;
+        }
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
             next = next.withTable(g, BlockTable.EMPTY);
@@ -99,63 +114,72 @@ final class GroupedFold {
     }
 
     /**
-     * After ComputeTokens, AbortRequest, FinishRequest: an empty offer moves every cursor to {@code max(s_g,
-     * S_g)}; an offer the tier holds whole does too and touches it; otherwise the decision's event does.
+     * A store moves each cursor to {@code max(s_g, S_g, its last chunk + 1)} and touches the offer, group by group,
+     * after its chunks are written.
      */
-    static EngineState afterOfferTrigger(EngineState state, RequestState request) {
-        GroupedOffer offer = GroupedOffer.of(state.config(), state.tier(), request);
-        if (offer.isEmpty()) {
-            return state.withRequest(advance(request, offer));
-        }
-        if (!offer.isHeldWhole()) {
-            return state.withRequest(request);
-        }
-        return state.withRequest(advance(request, offer)).withTier(touch(state.tier(), offer.keys()));
-    }
-
     static EngineState storeScheduled(EngineState state, RequestState request, StoreJobScheduled e, Job job) {
-        GroupedOffer offer = GroupedOffer.of(state.config(), state.tier(), request);
+        EngineConfig config = state.config();
+        GroupedOffer offer = GroupedOffer.of(config, state.tier(), request);
         RequestState next = request;
+        CpuTier tier = state.tier();
+        // Chunks only a foreign log stores past the offer: revision 4's fold (one group, contract 7.0) touches them
+        // as offered, the grouped fold only writes them; each keeps its order of recency, so audits keep findings.
+        boolean touchesPastTheOffer = !config.isGrouped();
         for (int g = 0; g < request.tableCount(); g++) {
-            int end = offer == GroupedOffer.NOTHING ? request.cursor(g) : Math.max(request.cursor(g), offer.ends().get(g));
+            int cursor = request.cursor(g);
+            int offerEnd = offer == GroupedOffer.NOTHING ? cursor : Math.max(cursor, offer.ends().get(g));
+            int end = offerEnd;
             if (g < e.chunkIndices().groupCount() && !e.chunkIndices().group(g).isEmpty()) {
                 List<Integer> stored = e.chunkIndices().group(g);
                 end = Math.max(end, stored.get(stored.size() - 1) + 1);
             }
             next = next.withCursor(g, end);
+            List<String> touched = offer == GroupedOffer.NOTHING ? List.of() : offer.keys().group(g);
+            if (end > offerEnd && touchesPastTheOffer) {
+                touched = new ArrayList<>(touched);
+                for (int chunk = offerEnd; chunk < Math.min(end, request.keyCount(config, g)); chunk++) {
+                    touched.add(request.key(config, g, chunk));
+                }
+            }
+            tier = g == 0 ? tier.writingThenTouching(e.keys().flat(), touched) : tier.touch(touched);
         }
         next = next.withJobIds(request.jobIds().add(e.jobId()));
-        CpuTier tier = touch(state.tier().writing(e.keys().flat()), offer.keys());
         EngineState after = state.withRequest(next).withTier(tier)
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
+        // A store made by the terminal command itself is fenced like the ones before it.
         return request.isTerminal() ? JobFold.fenceStores(after, after.heldRequest(e.requestId())) : after;
     }
 
-    /** A load makes every {@code s_g = max(s_g, e_g)}, {@code e_g = ceil(N/C_g)} for the hit end {@code N}. */
+    /**
+     * A load makes every {@code s_g = max(s_g, e_g)}, {@code e_g = ceil(N/C_g)} for the hit end {@code N = L +
+     * externalTokens}: the match's when the load reads its hit chunks, else (a foreign log) what group 0's
+     * chunks reach past {@code L}.
+     */
     static EngineState loadScheduled(EngineState state, RequestState request, LoadJobScheduled e) {
         EngineConfig config = state.config();
         int gpuHitTokens = request.computed();
+        PrefixMatch match = request.pendingMatch();
         int externalTokens;
-        if (request.pendingMatch() != null) {
-            externalTokens = request.pendingMatch().externalTokens();
+        if (match != null && match.hitChunks().equals(e.chunkIndices())) {
+            externalTokens = match.externalTokens();
         } else {
             List<Integer> chunks = e.chunkIndices().group(0);
             int end = chunks.isEmpty() ? 0 : chunks.get(chunks.size() - 1) + 1;
-            externalTokens = Math.max(0, end * config.chunkTokens(0) - gpuHitTokens);
+            externalTokens = end * config.chunkTokens(0) - gpuHitTokens;
         }
         long hitEnd = (long) gpuHitTokens + externalTokens;
-        List<Integer> cursorsBefore = new ArrayList<>();
+        List<Integer> cursorsBefore = request.tableCount() > 1 ? new ArrayList<>(request.tableCount() - 1) : null;
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
             if (g > 0) {
                 cursorsBefore.add(request.cursor(g));
             }
             int c = config.chunkTokens(g);
-            int end = (int) ((hitEnd + c - 1) / c);
+            int end = (int) Math.max(0, (hitEnd + c - 1) / c);
             next = next.withCursor(g, Math.max(request.cursor(g), end));
         }
         Job job = Job.groupedLoad(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(),
-                gpuHitTokens, externalTokens, request.cursor(), request.tableCount() > 1 ? cursorsBefore : null);
+                gpuHitTokens, externalTokens, request.cursor(), cursorsBefore);
         next = next.withStatus(RequestStatus.LOADING).withPendingMatch(null).withJobIds(request.jobIds().add(e.jobId()));
         return state.withRequest(next)
                 .withTier(state.tier().pin(e.keys().flat()))
@@ -190,7 +214,7 @@ final class GroupedFold {
         return touched;
     }
 
-    private static RequestState advance(RequestState request, GroupedOffer offer) {
+    static RequestState advance(RequestState request, GroupedOffer offer) {
         if (offer == GroupedOffer.NOTHING) {
             return request;
         }
