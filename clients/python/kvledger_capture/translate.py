@@ -5,8 +5,11 @@ Pure and single-threaded: the connector hands it plain records (already copied o
 on the scheduler thread) and a writer thread feeds them here. Every call record is a dict with a
 ``call`` name; see :mod:`kvledger_capture.connector` for how they are made.
 
-Job ids are vLLM's own (its scheduler numbers jobs from 0 in scheduling order, like kvledger); keys
-in vLLM's log are vLLM's block hashes (hex), which kvledger's tools compare for equality only.
+Job ids are the log's own: from 0, in the order the log schedules the jobs (contract section 3), which is
+the order ``kvledger run`` of the commands numbers them in. vLLM numbers a step's jobs in the order it builds
+them (finished requests' stores, then request by request), while the log writes each job after the fact
+that makes it; so vLLM's ids are mapped, in the commands (``CompleteTransfer``) as in the log. Keys in
+vLLM's log are vLLM's block hashes (hex), which kvledger's tools compare for equality only.
 
 With KV cache groups (:mod:`kvledger_capture.geometry`) a request has one table per group, block ids come
 one list per group, vLLM's null block is ``null``, and the KV cache manager's frees of sliding-window blocks
@@ -60,7 +63,10 @@ class Translator:
         self.step = 0
         self._requests = {}
         self._jobs = {}          # vLLM job id -> (kind, request id, keys, completions so far)
-        self._next_job = 0
+        self._next_job = 0       # vLLM's next job id
+        self._log_ids = {}       # vLLM job id -> the log's
+        self._next_log_id = 0
+        self._unnumbered = []    # job events of the metadata being built, numbered when it is done
         self._keys_of = {}
         self._seq = 0
         self._stale_below = 0
@@ -217,7 +223,7 @@ class Translator:
                     self._defer(rid, req, deferred.pop(rid))
         flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
         if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
-            self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
+            self._event("FlushRequired", jobIds=self._log_job_ids(flush_others), blockIds=self._job_blocks(flush_others))
         for job in loads:
             self._schedule(job, "LoadJobScheduled")
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
@@ -230,11 +236,29 @@ class Translator:
         for rid, keys in sorted(self._evictions.items()):  # evictions for no store written (none expected)
             self._event("ChunksEvicted", keys=keys)
         self._evictions.clear()
+        self._number_jobs()
         for rid in r.get("finished_req_ids", ()):  # their last record: forgotten once nothing is in flight
             req = self._requests.get(rid)
             if req is not None and req.finished:
                 req.done = True
                 self._forget_if_idle(rid, req)
+
+    def _number_jobs(self):
+        """The log's ids of the jobs just scheduled, in the order the log writes them: every job of one metadata
+        comes after those of the metadata before it (a load or a finish-time store is inserted after the fact of
+        its step), so the ids of earlier jobs never change."""
+        for event in sorted(self._unnumbered, key=lambda e: e["seq"]):
+            self._log_ids[event["jobId"]] = self._next_log_id
+            event["jobId"] = self._next_log_id
+            self._next_log_id += 1
+        self._unnumbered = []
+
+    def _log_id(self, job_id):
+        """A vLLM job id as the log names it (an id the log never scheduled keeps vLLM's number)."""
+        return self._log_ids.get(job_id, job_id)
+
+    def _log_job_ids(self, job_ids):
+        return sorted(self._log_id(j) for j in job_ids)
 
     def _defer(self, rid, req, offload_keys):
         """StoreDeferred (TIER_FULL): the chunks of vLLM's offer its CPU manager could not make room for."""
@@ -256,14 +280,14 @@ class Translator:
         if blocks:
             jobs = sorted({j for b in blocks for j in fenced[b]})
             flushed.update(jobs)
-            self._event("FlushRequired", jobIds=jobs, blockIds=blocks)
+            self._event("FlushRequired", jobIds=self._log_job_ids(jobs), blockIds=blocks)
 
     def _preempt(self, rid, req, jobs_to_flush):
         self._command("PreemptRequest", requestId=rid)
         flushed = sorted(j for j in jobs_to_flush if self._jobs.get(j, (None, None))[1] == rid)
         self._event("RequestPreempted", requestId=rid)
         if flushed:
-            self._event("FlushRequired", jobIds=flushed, blockIds=self._job_blocks(flushed))
+            self._event("FlushRequired", jobIds=self._log_job_ids(flushed), blockIds=self._job_blocks(flushed))
         if any(_held(req)):
             self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
         req.old_tables = req.tables
@@ -364,10 +388,10 @@ class Translator:
                 self._preempted_early.add(rid)
         self._command("ResetCache")
         in_flight = sorted(self._jobs)
-        self._event("CacheReset", staleBelowJobId=self._next_job)
+        self._event("CacheReset", staleBelowJobId=self._next_log_id)
         self._stale_below = self._next_job
         if in_flight:
-            self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
+            self._event("FlushRequired", jobIds=self._log_job_ids(in_flight), blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
         self._keys_of.clear()
         for rid, req in list(self._requests.items()):
@@ -479,22 +503,23 @@ class Translator:
             req.jobs.add(job_id)
         self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=geometry.shape(chunks),
                     keys=geometry.shape(keys), blockIds=geometry.shape(blocks))
+        self._unnumbered.append(self.events[-1])  # vLLM's id until _number_jobs
         self._keys_of[job_id] = _flat(keys)
 
     def _complete(self, job_id, success=True):
-        self._command("CompleteTransfer", jobId=job_id, success=success)
+        log_id = self._log_id(job_id)
+        self._command("CompleteTransfer", jobId=log_id, success=success)
         job = self._jobs.get(job_id)
         if job is None:
             if job_id < self._stale_below:  # vLLM ignores it, as kvledger refuses it
                 self._event("CommandRejected", line=self._command_count + 1, cmd="CompleteTransfer", code="STALE_JOB",
-                            message="job %d was dropped by a reset (stale below %d)" % (job_id, self._stale_below),
-                            jobId=job_id)
+                            message="job %d was dropped by a reset" % log_id, jobId=log_id)
             return  # a completion vLLM ignores (below its stale threshold, or unknown)
         kind, rid, blocks, done = job
         done += 1
         if done < self.workers:
             self._jobs[job_id] = (kind, rid, blocks, done)
-            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=success)
+            self._event("TransferAcknowledged", jobId=log_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
         keys = self._keys_of.pop(job_id, [])
@@ -502,11 +527,11 @@ class Translator:
         if req is not None:
             req.jobs.discard(job_id)
         if kind == "StoreJobScheduled":
-            self._event("StoreJobCompleted", jobId=job_id, requestId=rid, success=True)
+            self._event("StoreJobCompleted", jobId=log_id, requestId=rid, success=True)
             if keys:
                 self._event("ChunksStored", keys=keys)
         else:
-            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
+            self._event("LoadJobCompleted", jobId=log_id, requestId=rid, success=success)
             if req is not None and req.release_at_load == job_id:
                 self._release_after_load(rid, req)
         if req is not None:
