@@ -64,9 +64,11 @@ class Translator:
         self._requests = {}
         self._jobs = {}          # vLLM job id -> (kind, request id, keys, completions so far)
         self._next_job = 0       # vLLM's next job id
-        self._log_ids = {}       # vLLM job id -> the log's
+        self._log_ids = {}       # vLLM job id -> the log's, while the job is in flight
+        self._dropped_ids = {}   # the same for the jobs the last reset dropped (a late completion names them)
         self._next_log_id = 0
-        self._unnumbered = []    # job events of the metadata being built, numbered when it is done
+        self._unnumbered = []    # job events of the record being translated, numbered when it is done
+        self._unmapped = []      # its FlushRequired events, which may name those jobs
         self._keys_of = {}
         self._seq = 0
         self._stale_below = 0
@@ -85,6 +87,7 @@ class Translator:
 
     def feed(self, record):
         getattr(self, "_on_" + record["call"])(record)
+        self._number_jobs()
 
     def _on_get_num_new_matched_tokens(self, r):
         req = self._ensure(r["request"])
@@ -163,6 +166,15 @@ class Translator:
                         finished[rid] = index + added
             else:
                 store_jobs.append(job)
+        for rid in [rid for rid in deferred if rid in finished]:
+            # the finish-time offer vLLM's CPU manager had no room for: at the finish too, after its store if any
+            req = self._requests.get(rid)
+            at = finished[rid]
+            added = self._insert(at, lambda rid=rid, req=req, keys=deferred.pop(rid): req is not None and
+                                 self._defer(rid, req, keys))
+            for other, index in finished.items():
+                if index >= at:
+                    finished[other] = index + added
         # Stores vLLM flushes because this step hands out a block they read (a finished request's, or a freed
         # window block): each FlushRequired goes just before the allocation that hands the block out, naming it.
         fenced = {}
@@ -196,7 +208,11 @@ class Translator:
         stores = {}
         for job in store_jobs:
             stores.setdefault(job["req_id"], []).append(job)
-        for sched in r.get("scheduled", ()):
+        # In the order vLLM's scheduler scheduled them (num_scheduled_tokens: running requests, then new ones), the
+        # order in which vLLM's offloading scheduler makes their offers (_build_store_jobs), so the rules' offers
+        # meet the tier in vLLM's order: two offers of one step may compete for its room or share a chunk.
+        order = {rid: i for i, rid in enumerate(r.get("num_scheduled_tokens", {}))}
+        for sched in sorted(r.get("scheduled", ()), key=lambda s: order.get(s["request"]["request_id"], len(order))):
             rid = sched["request"]["request_id"]
             req = self._ensure(sched["request"])
             if req is None:
@@ -223,7 +239,7 @@ class Translator:
                     self._defer(rid, req, deferred.pop(rid))
         flush_others = sorted({j for js in fenced.values() for j in js} - flushed)
         if flush_others:  # a flush no allocation of this step explains: as vLLM asked, with the jobs' blocks
-            self._event("FlushRequired", jobIds=self._log_job_ids(flush_others), blockIds=self._job_blocks(flush_others))
+            self._event("FlushRequired", jobIds=flush_others, blockIds=self._job_blocks(flush_others))
         for job in loads:
             self._schedule(job, "LoadJobScheduled")
         for jobs in stores.values():  # stores of requests not scheduled this step (finished ones)
@@ -236,7 +252,6 @@ class Translator:
         for rid, keys in sorted(self._evictions.items()):  # evictions for no store written (none expected)
             self._event("ChunksEvicted", keys=keys)
         self._evictions.clear()
-        self._number_jobs()
         for rid in r.get("finished_req_ids", ()):  # their last record: forgotten once nothing is in flight
             req = self._requests.get(rid)
             if req is not None and req.finished:
@@ -244,21 +259,22 @@ class Translator:
                 self._forget_if_idle(rid, req)
 
     def _number_jobs(self):
-        """The log's ids of the jobs just scheduled, in the order the log writes them: every job of one metadata
-        comes after those of the metadata before it (a load or a finish-time store is inserted after the fact of
-        its step), so the ids of earlier jobs never change."""
+        """The log's ids of the jobs the record scheduled, in the order the log writes them (and of the flushes it
+        wrote, which may name them): every job of one metadata comes after those of the metadata before it (a
+        load or a finish-time store is inserted after the fact of its step), so the ids of earlier jobs never
+        change."""
         for event in sorted(self._unnumbered, key=lambda e: e["seq"]):
             self._log_ids[event["jobId"]] = self._next_log_id
             event["jobId"] = self._next_log_id
             self._next_log_id += 1
+        for event in self._unmapped:
+            event["jobIds"] = sorted(self._log_id(j) for j in event["jobIds"])
         self._unnumbered = []
+        self._unmapped = []
 
     def _log_id(self, job_id):
         """A vLLM job id as the log names it (an id the log never scheduled keeps vLLM's number)."""
-        return self._log_ids.get(job_id, job_id)
-
-    def _log_job_ids(self, job_ids):
-        return sorted(self._log_id(j) for j in job_ids)
+        return self._log_ids.get(job_id, self._dropped_ids.get(job_id, job_id))
 
     def _defer(self, rid, req, offload_keys):
         """StoreDeferred (TIER_FULL): the chunks of vLLM's offer its CPU manager could not make room for."""
@@ -280,14 +296,14 @@ class Translator:
         if blocks:
             jobs = sorted({j for b in blocks for j in fenced[b]})
             flushed.update(jobs)
-            self._event("FlushRequired", jobIds=self._log_job_ids(jobs), blockIds=blocks)
+            self._event("FlushRequired", jobIds=jobs, blockIds=blocks)
 
     def _preempt(self, rid, req, jobs_to_flush):
         self._command("PreemptRequest", requestId=rid)
         flushed = sorted(j for j in jobs_to_flush if self._jobs.get(j, (None, None))[1] == rid)
         self._event("RequestPreempted", requestId=rid)
         if flushed:
-            self._event("FlushRequired", jobIds=self._log_job_ids(flushed), blockIds=self._job_blocks(flushed))
+            self._event("FlushRequired", jobIds=flushed, blockIds=self._job_blocks(flushed))
         if any(_held(req)):
             self._event("BlocksReleased", requestId=rid, blockIds=self.geometry.shape(_held(req)))
         req.old_tables = req.tables
@@ -391,9 +407,10 @@ class Translator:
         self._event("CacheReset", staleBelowJobId=self._next_log_id)
         self._stale_below = self._next_job
         if in_flight:
-            self._event("FlushRequired", jobIds=self._log_job_ids(in_flight), blockIds=self._job_blocks(in_flight))
+            self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
         self._keys_of.clear()
+        self._dropped_ids, self._log_ids = self._log_ids, {}
         for rid, req in list(self._requests.items()):
             req.jobs.clear()
             if req.release_at_load is not None:  # its load is dropped: vLLM frees the blocks with it
@@ -522,6 +539,7 @@ class Translator:
             self._event("TransferAcknowledged", jobId=log_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
+        self._log_ids.pop(job_id, None)  # memory flat in the run's length
         keys = self._keys_of.pop(job_id, [])
         req = self._requests.get(rid)
         if req is not None:
@@ -580,6 +598,8 @@ class Translator:
         line.update(fields)
         line["step"] = self.step  # not in the contract: which scheduler step (build_connector_meta) it belongs to
         self.events.append(line)
+        if type_ == "FlushRequired":
+            self._unmapped.append(line)  # vLLM's job ids until _number_jobs
 
 
 def _tail(blocks, tables):

@@ -295,6 +295,27 @@ class RoutinePathsTest(unittest.TestCase):
             diff = support.cli("diff", run, log, check=False)
             self.assertEqual(0, diff.returncode, diff.stdout.decode())
 
+    def test_a_steps_requests_go_in_vllms_scheduling_order_the_order_of_its_offers(self):
+        # vLLM's offloading scheduler makes a step's offers in num_scheduled_tokens' order (running requests
+        # first); the scheduler output lists new requests first. Offers competing for the tier's room must meet
+        # it in vLLM's order in the commands too.
+        t = Translator({"gpuBlockSize": 4})
+        a = match(t, "a", range(8))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 4})
+        b = match(t, "b", range(100, 108))
+        step(t, [{"request": b, "new": True, "block_ids": [3, 4]}, {"request": a, "block_ids": []}], {"a": 4, "b": 8})
+        computed = [c["requestId"] for c in t.commands if c["cmd"] == "ComputeTokens"]
+        self.assertEqual(["a", "a", "b"], computed)
+
+    def test_a_finish_time_offer_without_room_is_deferred_at_the_finish_like_its_store(self):
+        t = Translator({"gpuBlockSize": 4, "offloadPromptOnly": False})
+        a = match(t, "a", range(8))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8})
+        finish(t, "a", range(8), 8)
+        finished_at = types(t.events).index("RequestFinished")
+        step(t, deferred=[("a", [h + "00000000" for h in a["new_hashes"]])], finished=["a"])
+        self.assertEqual(["RequestFinished", "StoreDeferred"], types(t.events)[finished_at:finished_at + 2])
+
     def test_a_deferral_reason_is_read_from_the_wrapped_scheduler(self):
         scheduler = offloading_scheduler()
         key = b"\x01" * 16 + b"\x00\x00\x00\x00"
