@@ -208,13 +208,26 @@ def first_difference(diff_exit, diff_text, run_events, captured_events, findings
     freed = _freed_window_chunks(captured_events, max(captured_seqs, default=0))
     kinds, unnamed = set(), []
     deferred_run = {e["requestId"]: e for _, e in only_run if e["type"] == "StoreDeferred"}
+    finished = {e["requestId"] for e in captured_events
+                if e.get("type") == "RequestFinished" and e["seq"] <= max(captured_seqs, default=0)}
+    evictions = []
     for side, events in (("vllm", only_vllm), ("kvledger", only_run)):
         for s, e in events:
-            kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm)
+            if e["type"] == "ChunksEvicted" and not any(f.get("vllm") for f in judged.get(s, ()) if side == "vllm"):
+                evictions.append((side, s, e))
+                continue
+            kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished)
             if kind:
                 kinds.add(kind)
             else:
                 unnamed.append("%s seq %d %s" % (side, s, e["type"]))
+    for side, s, e in evictions:
+        # the tiers agree before this step (every unit before it agrees); where every other difference of the
+        # step is named, the evictions differ only in their victims or their order
+        if unnamed:
+            unnamed.append("%s seq %d %s" % (side, s, e["type"]))
+        else:
+            kinds.add("eviction order")
     step = next((e.get("step") for _, e, _ in sides[1] if "step" in e), None)
     return {"kinds": sorted(kinds), "unnamed": unnamed, "step": step,
             "only_kvledger": [s for s, _ in only_run], "only_vllm": [s for s, _ in only_vllm]}
@@ -234,7 +247,7 @@ def _freed_window_chunks(events, up_to):
             for g, blocks in enumerate(e["blockIds"]) if blocks}
 
 
-def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm):
+def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished):
     t = e["type"]
     own = judged.get(seq, ()) if side == "vllm" else ()
     if any(f.get("vllm") == "vllm#54193" for f in own):
@@ -243,12 +256,6 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
         return "7.11.1"
     if t == "FlushRequired" and side == "vllm" and set(e["jobIds"]) <= vllm_stores:
         return "vllm#54193"  # the flush of vLLM's own finish-time store
-    if t == "ChunksEvicted":
-        # the tiers agree before this step (every unit before it agrees); the victims differ, or their order
-        if any(x["type"] != "ChunksEvicted" for _, x in only_run):
-            return None
-        others = [x for _, x in only_vllm if x["type"] != "ChunksEvicted"]
-        return "eviction order" if all(_kind_of_other(x, vllm_stores) for x in others) else None
     if t == "StoreDeferred":
         mine = e["chunkIndices"]
         theirs = (deferred_run.get(e["requestId"]) or {}).get("chunkIndices") if side == "vllm" else None
@@ -257,6 +264,10 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                                         and x["requestId"] == e["requestId"]), None)
         if theirs is not None and mine is not None and _more_of_freed_groups(mine, theirs, e["requestId"], freed):
             return "7.11.1"
+        if theirs is not None and mine is not None and e["requestId"] in finished and mine and \
+                not isinstance(mine[0], list) and set(mine) - set(theirs) == {max(mine)} and set(theirs) <= set(mine):
+            # a finished request's offer of one chunk more, its last: vllm#54193's chunk, which had no room
+            return "vllm#54193"
     if t in ("PrefixMatchDeferred", "PrefixMatched"):
         pair = [x for _, x in (only_vllm if side == "kvledger" else only_run) if x.get("requestId") == e["requestId"]]
         deferral = e if t == "PrefixMatchDeferred" else (pair[0] if pair else None)
@@ -265,14 +276,6 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                 and (side == "vllm") == (t == "PrefixMatchDeferred") and deferral["reason"] == "CHUNK_WRITE_IN_FLIGHT"):
             return "7.11.2"
     return None
-
-
-def _kind_of_other(e, vllm_stores):
-    """Whether a non-eviction event of the step is vLLM's own (vllm#54193's store or flush): evictions beside it
-    are still only an order."""
-    if e["type"] == "StoreJobScheduled":
-        return e["jobId"] in vllm_stores
-    return e["type"] == "FlushRequired" and set(e["jobIds"]) <= vllm_stores
 
 
 def _more_of_freed_groups(vllm_chunks, rule_chunks, rid, freed):
