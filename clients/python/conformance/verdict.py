@@ -129,6 +129,8 @@ DIFF_KINDS = {
     "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
     "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed",
     "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
+    "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
+                    "out (vLLM flushes whole jobs, jobs_to_flush)",
 }
 
 _POSITION = {"seq", "step", "envelope", "message", "line", "producer"}
@@ -268,6 +270,13 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                 not isinstance(mine[0], list) and set(mine) - set(theirs) == {max(mine)} and set(theirs) <= set(mine):
             # a finished request's offer of one chunk more, its last: vllm#54193's chunk, which had no room
             return "vllm#54193"
+    if t == "FlushRequired":
+        others = [x for _, x in (only_vllm if side == "kvledger" else only_run) if x["type"] == "FlushRequired"]
+        for x in others:
+            vllm_flush, rule_flush = (e, x) if side == "vllm" else (x, e)
+            if len(vllm_flush["jobIds"]) == len(rule_flush["jobIds"]) and \
+                    set(_flat_blocks(rule_flush["blockIds"])) <= set(_flat_blocks(vllm_flush["blockIds"])):
+                return "flush blocks"
     if t in ("PrefixMatchDeferred", "PrefixMatched"):
         pair = [x for _, x in (only_vllm if side == "kvledger" else only_run) if x.get("requestId") == e["requestId"]]
         deferral = e if t == "PrefixMatchDeferred" else (pair[0] if pair else None)
@@ -276,6 +285,10 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                 and (side == "vllm") == (t == "PrefixMatchDeferred") and deferral["reason"] == "CHUNK_WRITE_IN_FLIGHT"):
             return "7.11.2"
     return None
+
+
+def _flat_blocks(blocks):
+    return [b for g in blocks for b in g] if blocks and isinstance(blocks[0], list) else list(blocks)
 
 
 def _more_of_freed_groups(vllm_chunks, rule_chunks, rid, freed):
