@@ -21,8 +21,9 @@ Usage::
                                   [--shapes plain,async,...] [--record DIR]
 
 Per workload it writes the capture folder and ``verdict.json``; at the end ``summary.json`` (findings by
-code, by class, by shape). Exit 1 when a workload has a safety finding that is not a known one of vLLM
-(:data:`VLLM_OWN`), or the harness itself failed.
+code, by class, by shape; the kinds of each diff's first difference, ``verdict.first_difference``). Exit 1
+when a workload has a safety finding that is not a known one of vLLM, a diff whose first difference is not
+named, or the harness itself failed.
 """
 
 import argparse
