@@ -21,8 +21,9 @@ Usage::
                                   [--shapes plain,async,...] [--record DIR]
 
 Per workload it writes the capture folder and ``verdict.json``; at the end ``summary.json`` (findings by
-code, by class, by shape). Exit 1 when a workload has a safety finding that is not a known one of vLLM
-(:data:`VLLM_OWN`), or the harness itself failed.
+code, by class, by shape; the kinds of each diff's first difference, ``verdict.first_difference``). Exit 1
+when a workload has a safety finding that is not a known one of vLLM, a diff whose first difference is not
+named, or the harness itself failed.
 """
 
 import argparse
@@ -396,7 +397,7 @@ def main(argv=None):
     if args.rejudge:
         summary = rejudge(args.out)
         print(json.dumps(summary, default=dict, sort_keys=True, indent=1))
-        return 1 if summary["unexplained_safety"] or summary["harness_failed"] else 0
+        return 1 if summary["unexplained_safety"] or summary["harness_failed"] or summary["diff_unnamed"] else 0
     if args.scenario:
         SCENARIOS[args.scenario](_vllm(), args.out)
         print("captured %s into %s" % (args.scenario, args.out))
@@ -456,10 +457,18 @@ def main(argv=None):
             own = [f for f in findings if f["vllm"]]
             verdict.update(audit_exit=code, findings=findings, rules_safety=safety, audit_stderr=err[-2000:])
             dcode, dtext = jar.diff(os.path.join(folder, "commands.jsonl"), log, folder)
-            verdict.update(diff_exit=dcode, diff=dtext[-3000:])
+            verdict.update(diff_exit=dcode, diff=dtext[:3000])
+            if dcode in (0, 1):
+                verdict["diff_first"] = judging.first_difference(
+                    dcode, dtext, judging.read_events(os.path.join(folder, "kvledger-run.jsonl")),
+                    judging.read_events(log), findings)
+            else:
+                verdict["diff_first"] = {"kinds": [], "unnamed": [dtext[:300]]}
             tally(summary, shape, name, verdict)
-            line += ", audit: %d findings (%d safety: %d vLLM's own, %d unexplained), diff exit %s" % (
-                len(findings), sum(f["class"] == "safety" for f in findings), len(own), len(unexplained), dcode)
+            first = verdict["diff_first"]
+            line += ", audit: %d findings (%d safety: %d vLLM's own, %d unexplained), diff: %s" % (
+                len(findings), sum(f["class"] == "safety" for f in findings), len(own), len(unexplained),
+                ", ".join(first["kinds"] + (["UNNAMED " + "; ".join(first["unnamed"])] if first["unnamed"] else [])))
             line += " (%.1f s)" % (time.time() - started)
             if code == 2:
                 line += ", AUDIT REFUSED THE LOG: " + err.strip()[:300]
@@ -481,9 +490,11 @@ def main(argv=None):
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True, default=dict)
     print(json.dumps({k: summary[k] for k in ("workloads", "requests", "by_class", "by_code", "vllm_own", "departures",
-                                              "cascades", "unexplained_by_code", "diff",
-                                              "capture_stopped", "harness_failed")}, default=dict, sort_keys=True))
-    failed = summary["harness_failed"] or summary["unexplained_safety"] or summary["capture_stopped"] or drift
+                                              "cascades", "unexplained_by_code", "diff", "diff_kinds",
+                                              "diff_unnamed", "capture_stopped", "harness_failed")},
+                     default=dict, sort_keys=True))
+    failed = summary["harness_failed"] or summary["unexplained_safety"] or summary["capture_stopped"] or drift or \
+        summary["diff_unnamed"]
     return 1 if failed else 0
 
 
@@ -493,6 +504,7 @@ def new_summary(drift):
             "capture_stopped": [], "harness_failed": [], "departures": collections.Counter(),
             "cascades": collections.Counter(), "unexplained_by_code": collections.Counter(),
             "unexplained_safety": [], "diff": collections.Counter(), "facts": collections.Counter(),
+            "diff_kinds": collections.Counter(), "diff_unnamed": [],
             "base_drift": drift}
 
 
@@ -515,6 +527,11 @@ def tally(summary, shape, name, verdict):
     summary["by_shape"].setdefault(shape, collections.Counter()).update(f["code"] for f in findings)
     dcode = verdict.get("diff_exit")
     summary["diff"]["agree" if dcode == 0 else "differ" if dcode == 1 else "failed"] += 1
+    first = verdict.get("diff_first")
+    if first is not None:  # the first difference's kinds (judging.DIFF_KINDS); one not named fails the harness
+        summary["diff_kinds"].update(first["kinds"])
+        if first["unnamed"]:
+            summary["diff_unnamed"].append("%s: %s" % (name, "; ".join(first["unnamed"])))
     if unexplained:
         summary["unexplained_safety"].append(name)
 

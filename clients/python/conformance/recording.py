@@ -58,7 +58,7 @@ def expect(name, verdict):
     the requests where the audit shows vllm#54193, and the safety codes of the capture's known faults it shows
     (any other safety code fails the replay)."""
     findings = verdict.get("findings", [])
-    own = sorted({f["request"] for f in findings if f.get("vllm") == "vllm#54193" and f["request"] is not None},
+    own = sorted({f["request"] for f in findings if f.get("vllm") == "vllm#54193" and f["request"]},
                  key=int)  # the stores (the evictions vLLM makes for them name no request)
     known = sorted({f["code"] for f in findings
                     if f["class"] == "safety" and not f.get("vllm") and not f.get("departure")})

@@ -3,6 +3,7 @@ and whether it is vLLM's own fault or a departure contract 7.11 names. Plain Pyt
 the default suite's replay of the recordings both use it.
 """
 
+import collections
 import json
 import re
 
@@ -166,3 +167,191 @@ def judge(findings, events):
         if not f["departure"] and not f["cascade"]:
             unexplained.append(f)
     return unexplained
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the diff's first difference, named
+#
+# ``kvledger diff`` prints only the first unit (a captured scheduler step) where kvledger's run of the captured
+# commands and vLLM's log disagree; every unit before it agrees, so the CPU tiers agree before it too. Each event
+# that differs in that step is named by one of these kinds (the audit's judged findings at its seq help); a kind
+# not named makes the harness fail.
+DIFF_KINDS = {
+    "eviction order": "policy: the step's evictions differ and nothing else does (vLLM's CPU LRU makes a store's "
+                      "chunks evictable in Python set order and touches every key of a request, contract 7.11.4)",
+    "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
+    "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed",
+    "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
+    "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
+                    "out (vLLM flushes whole jobs, jobs_to_flush)",
+}
+
+_POSITION = {"seq", "step", "envelope", "message", "line", "producer"}
+_DIFF_SEQ = re.compile(r"^\s+(?:then )?seq (\d+) ")
+
+
+def _names(events):
+    """Key and job names as ``kvledger diff`` compares them: a key by the first request chunk it names (per group
+    with groups), a job by what it moves and which such job of the log it is."""
+    keys, jobs, alike = {}, {}, collections.Counter()
+    for e in events:
+        k, c, r = e.get("keys"), e.get("chunkIndices"), e.get("requestId")
+        if k is not None and c is not None and r is not None and len(k) == len(c):
+            grouped = bool(k) and isinstance(k[0], list)
+            for g in range(len(k) if grouped else 1):
+                for key, chunk in zip(*((k[g], c[g]) if grouped else (k, c))):
+                    keys.setdefault(key, "%s%s#%s" % (r, "#g%d" % g if grouped else "", chunk))
+        if e.get("type") in ("StoreJobScheduled", "LoadJobScheduled"):
+            what = "%s %s %s" % (e["type"][:-12].lower(), r, json.dumps(c, separators=(",", ":")))
+            alike[what] += 1
+            jobs.setdefault(e["jobId"], what if alike[what] == 1 else "%s #%d" % (what, alike[what]))
+    return keys, jobs
+
+
+def _normalized(e, keys, jobs):
+    out = {}
+    for field, value in e.items():
+        if field in _POSITION:
+            continue
+        if field == "keys":
+            value = [[keys.get(x, x) for x in g] if isinstance(g, list) else keys.get(g, g) for g in value]
+        elif field == "jobId":
+            value = jobs.get(value, value)
+        elif field == "jobIds":
+            value = sorted(str(jobs.get(x, x)) for x in value)
+        out[field] = value
+    return json.dumps(out, sort_keys=True)
+
+
+def _diff_seqs(diff_text):
+    """The seqs the diff prints for each log: (kvledger's run, the capture)."""
+    sides, seqs = -1, ([], [])
+    for line in diff_text.splitlines():
+        if line.startswith("  ") and not line.startswith("   ") and line.rstrip().endswith(":"):
+            sides += 1
+        else:
+            m = _DIFF_SEQ.match(line)
+            if m and 0 <= sides <= 1:
+                seqs[sides].append(int(m.group(1)))
+    return seqs
+
+
+def first_difference(diff_exit, diff_text, run_events, captured_events, findings):
+    """The kinds of the diff's first difference: ``{"kinds": [...], "unnamed": [events], "step": N}``; kinds is
+    ``["agree"]`` when the logs agree. ``findings``: the capture's audit findings, judged (:func:`judge`)."""
+    if diff_exit == 0:
+        return {"kinds": ["agree"], "unnamed": []}
+    if diff_exit != 1 or not diff_text.startswith("first disagreement"):
+        return {"kinds": [], "unnamed": ["diff failed: " + diff_text[:300]]}
+    run_seqs, captured_seqs = _diff_seqs(diff_text)
+    sides = []
+    for events, seqs in ((run_events, run_seqs), (captured_events, captured_seqs)):
+        keys, jobs = _names(events)
+        by_seq = {e["seq"]: e for e in events}
+        sides.append([(s, by_seq[s], _normalized(by_seq[s], keys, jobs)) for s in seqs if s in by_seq])
+    run_count = collections.Counter(n for _, _, n in sides[0])
+    captured_count = collections.Counter(n for _, _, n in sides[1])
+    only_run = [(s, e) for s, e, n in sides[0] if _take(run_count, captured_count, n)]
+    captured_count = collections.Counter(n for _, _, n in sides[1])
+    run_count = collections.Counter(n for _, _, n in sides[0])
+    only_vllm = [(s, e) for s, e, n in sides[1] if _take(captured_count, run_count, n)]
+    judged = {}
+    for f in findings:
+        judged.setdefault(f["seq"], []).append(f)
+    vllm_stores = {e["jobId"] for s, e in only_vllm if e["type"] == "StoreJobScheduled" and
+                   any(f.get("vllm") for f in judged.get(s, ()))}
+    freed = _freed_window_chunks(captured_events, max(captured_seqs, default=0))
+    kinds, unnamed = set(), []
+    deferred_run = {e["requestId"]: e for _, e in only_run if e["type"] == "StoreDeferred"}
+    finished = {e["requestId"] for e in captured_events
+                if e.get("type") == "RequestFinished" and e["seq"] <= max(captured_seqs, default=0)}
+    evictions = []
+    for side, events in (("vllm", only_vllm), ("kvledger", only_run)):
+        for s, e in events:
+            if e["type"] == "ChunksEvicted" and not any(f.get("vllm") for f in judged.get(s, ()) if side == "vllm"):
+                evictions.append((side, s, e))
+                continue
+            kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished)
+            if kind:
+                kinds.add(kind)
+            else:
+                unnamed.append("%s seq %d %s" % (side, s, e["type"]))
+    for side, s, e in evictions:
+        # the tiers agree before this step (every unit before it agrees); where every other difference of the
+        # step is named, the evictions differ only in their victims or their order
+        if unnamed:
+            unnamed.append("%s seq %d %s" % (side, s, e["type"]))
+        else:
+            kinds.add("eviction order")
+    step = next((e.get("step") for _, e, _ in sides[1] if "step" in e), None)
+    return {"kinds": sorted(kinds), "unnamed": unnamed, "step": step,
+            "only_kvledger": [s for s, _ in only_run], "only_vllm": [s for s, _ in only_vllm]}
+
+
+def _take(mine, theirs, name):
+    """Whether this occurrence of ``name`` is one the other side lacks (counting occurrences down)."""
+    if theirs[name] > 0:
+        theirs[name] -= 1
+        return False
+    return True
+
+
+def _freed_window_chunks(events, up_to):
+    """(request, group) pairs whose window blocks the log freed before ``up_to``."""
+    return {(e["requestId"], g) for e in events if e["seq"] <= up_to and e.get("type") == "WindowBlocksFreed"
+            for g, blocks in enumerate(e["blockIds"]) if blocks}
+
+
+def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished):
+    t = e["type"]
+    own = judged.get(seq, ()) if side == "vllm" else ()
+    if any(f.get("vllm") == "vllm#54193" for f in own):
+        return "vllm#54193"
+    if any((f.get("departure") or "").startswith("7.11.1") for f in own):
+        return "7.11.1"
+    if t == "FlushRequired" and side == "vllm" and set(e["jobIds"]) <= vllm_stores:
+        return "vllm#54193"  # the flush of vLLM's own finish-time store
+    if t == "StoreDeferred":
+        mine = e["chunkIndices"]
+        theirs = (deferred_run.get(e["requestId"]) or {}).get("chunkIndices") if side == "vllm" else None
+        if side == "kvledger":
+            theirs, mine = mine, next((x["chunkIndices"] for _, x in only_vllm if x["type"] == "StoreDeferred"
+                                        and x["requestId"] == e["requestId"]), None)
+        if theirs is not None and mine is not None and _more_of_freed_groups(mine, theirs, e["requestId"], freed):
+            return "7.11.1"
+        if theirs is not None and mine is not None and e["requestId"] in finished and mine and \
+                not isinstance(mine[0], list) and set(mine) - set(theirs) == {max(mine)} and set(theirs) <= set(mine):
+            # a finished request's offer of one chunk more, its last: vllm#54193's chunk, which had no room
+            return "vllm#54193"
+    if t == "FlushRequired":
+        others = [x for _, x in (only_vllm if side == "kvledger" else only_run) if x["type"] == "FlushRequired"]
+        for x in others:
+            vllm_flush, rule_flush = (e, x) if side == "vllm" else (x, e)
+            if len(vllm_flush["jobIds"]) == len(rule_flush["jobIds"]) and \
+                    set(_flat_blocks(rule_flush["blockIds"])) <= set(_flat_blocks(vllm_flush["blockIds"])):
+                return "flush blocks"
+    if t in ("PrefixMatchDeferred", "PrefixMatched"):
+        pair = [x for _, x in (only_vllm if side == "kvledger" else only_run) if x.get("requestId") == e["requestId"]]
+        deferral = e if t == "PrefixMatchDeferred" else (pair[0] if pair else None)
+        answer = e if t == "PrefixMatched" else (pair[0] if pair else None)
+        if (deferral and answer and deferral["type"] == "PrefixMatchDeferred" and answer["type"] == "PrefixMatched"
+                and (side == "vllm") == (t == "PrefixMatchDeferred") and deferral["reason"] == "CHUNK_WRITE_IN_FLIGHT"):
+            return "7.11.2"
+    return None
+
+
+def _flat_blocks(blocks):
+    return [b for g in blocks for b in g] if blocks and isinstance(blocks[0], list) else list(blocks)
+
+
+def _more_of_freed_groups(vllm_chunks, rule_chunks, rid, freed):
+    """vLLM's deferred offer names the rules' chunks and more, the more only in groups whose window blocks the
+    log freed for that request (7.11.1: vLLM does not know of the free and still offers them)."""
+    if not (vllm_chunks and isinstance(vllm_chunks[0], list)):
+        return False
+    for g, (v, r) in enumerate(zip(vllm_chunks, rule_chunks)):
+        if not set(r) <= set(v):
+            return False
+        if set(v) != set(r) and (rid, g) not in freed:
+            return False
+    return True

@@ -5,8 +5,11 @@ Pure and single-threaded: the connector hands it plain records (already copied o
 on the scheduler thread) and a writer thread feeds them here. Every call record is a dict with a
 ``call`` name; see :mod:`kvledger_capture.connector` for how they are made.
 
-Job ids are vLLM's own (its scheduler numbers jobs from 0 in scheduling order, like kvledger); keys
-in vLLM's log are vLLM's block hashes (hex), which kvledger's tools compare for equality only.
+Job ids are the log's own: from 0, in the order the log schedules the jobs (contract section 3), which is
+the order ``kvledger run`` of the commands numbers them in. vLLM numbers a step's jobs in the order it builds
+them (finished requests' stores, then request by request), while the log writes each job after the fact
+that makes it; so vLLM's ids are mapped, in the commands (``CompleteTransfer``) as in the log. Keys in
+vLLM's log are vLLM's block hashes (hex), which kvledger's tools compare for equality only.
 
 With KV cache groups (:mod:`kvledger_capture.geometry`) a request has one table per group, block ids come
 one list per group, vLLM's null block is ``null``, and the KV cache manager's frees of sliding-window blocks
@@ -61,7 +64,12 @@ class Translator:
         self.step = 0
         self._requests = {}
         self._jobs = {}          # vLLM job id -> (kind, request id, keys, completions so far)
-        self._next_job = 0
+        self._next_job = 0       # vLLM's next job id
+        self._log_ids = {}       # vLLM job id -> the log's, while the job is in flight
+        self._dropped_ids = {}   # the same for the jobs the last reset dropped (a late completion names them)
+        self._next_log_id = 0
+        self._unnumbered = []    # job events of the record being translated, numbered when it is done
+        self._unmapped = []      # its FlushRequired events, which may name those jobs
         self._keys_of = {}
         self._seq = 0
         self._stale_below = 0
@@ -83,6 +91,7 @@ class Translator:
 
     def feed(self, record):
         getattr(self, "_on_" + record["call"])(record)
+        self._number_jobs()
 
     def _on_get_num_new_matched_tokens(self, r):
         req = self._ensure(r["request"])
@@ -271,6 +280,24 @@ class Translator:
                 req.done = True
                 self._forget_if_idle(rid, req)
 
+    def _number_jobs(self):
+        """The log's ids of the jobs the record scheduled, in the order the log writes them (and of the flushes it
+        wrote, which may name them): every job of one metadata comes after those of the metadata before it (a
+        load or a finish-time store is inserted after the fact of its step), so the ids of earlier jobs never
+        change."""
+        for event in sorted(self._unnumbered, key=lambda e: e["seq"]):
+            self._log_ids[event["jobId"]] = self._next_log_id
+            event["jobId"] = self._next_log_id
+            self._next_log_id += 1
+        for event in self._unmapped:
+            event["jobIds"] = sorted(self._log_id(j) for j in event["jobIds"])
+        self._unnumbered = []
+        self._unmapped = []
+
+    def _log_id(self, job_id):
+        """A vLLM job id as the log names it (an id the log never scheduled keeps vLLM's number)."""
+        return self._log_ids.get(job_id, self._dropped_ids.get(job_id, job_id))
+
     def _defer(self, rid, req, offload_keys):
         """StoreDeferred (TIER_FULL): the chunks of vLLM's offer its CPU manager could not make room for."""
         geometry = self.geometry
@@ -412,12 +439,13 @@ class Translator:
                 self._preempted_early.add(rid)
         self._command("ResetCache")
         in_flight = sorted(self._jobs)
-        self._event("CacheReset", staleBelowJobId=self._next_job)
+        self._event("CacheReset", staleBelowJobId=self._next_log_id)
         self._stale_below = self._next_job
         if in_flight:
             self._event("FlushRequired", jobIds=in_flight, blockIds=self._job_blocks(in_flight))
         self._jobs.clear()
         self._keys_of.clear()
+        self._dropped_ids, self._log_ids = self._log_ids, {}
         for rid, req in list(self._requests.items()):
             req.jobs.clear()
             if req.release_at_load is not None:  # its load is dropped: vLLM frees the blocks with it
@@ -528,6 +556,7 @@ class Translator:
             req.jobs.add(job_id)
         self._event(event_type, jobId=job_id, requestId=rid, chunkIndices=geometry.shape(chunks),
                     keys=geometry.shape(keys), blockIds=geometry.shape(blocks))
+        self._unnumbered.append(self.events[-1])  # vLLM's id until _number_jobs
         self._keys_of[job_id] = _flat(keys)
 
     def _make_room(self, keys):
@@ -548,31 +577,32 @@ class Translator:
             self._event("ChunksEvicted", keys=taken)
 
     def _complete(self, job_id, success=True):
-        self._command("CompleteTransfer", jobId=job_id, success=success)
+        log_id = self._log_id(job_id)
+        self._command("CompleteTransfer", jobId=log_id, success=success)
         job = self._jobs.get(job_id)
         if job is None:
             if job_id < self._stale_below:  # vLLM ignores it, as kvledger refuses it
                 self._event("CommandRejected", line=self._command_count + 1, cmd="CompleteTransfer", code="STALE_JOB",
-                            message="job %d was dropped by a reset (stale below %d)" % (job_id, self._stale_below),
-                            jobId=job_id)
+                            message="job %d was dropped by a reset" % log_id, jobId=log_id)
             return  # a completion vLLM ignores (below its stale threshold, or unknown)
         kind, rid, blocks, done = job
         done += 1
         if done < self.workers:
             self._jobs[job_id] = (kind, rid, blocks, done)
-            self._event("TransferAcknowledged", jobId=job_id, requestId=rid, success=success)
+            self._event("TransferAcknowledged", jobId=log_id, requestId=rid, success=success)
             return
         del self._jobs[job_id]
+        self._log_ids.pop(job_id, None)  # memory flat in the run's length
         keys = self._keys_of.pop(job_id, [])
         req = self._requests.get(rid)
         if req is not None:
             req.jobs.discard(job_id)
         if kind == "StoreJobScheduled":
-            self._event("StoreJobCompleted", jobId=job_id, requestId=rid, success=True)
+            self._event("StoreJobCompleted", jobId=log_id, requestId=rid, success=True)
             if keys:
                 self._event("ChunksStored", keys=keys)
         else:
-            self._event("LoadJobCompleted", jobId=job_id, requestId=rid, success=success)
+            self._event("LoadJobCompleted", jobId=log_id, requestId=rid, success=success)
             if req is not None and req.release_at_load == job_id:
                 self._release_after_load(rid, req)
         if req is not None:
@@ -643,6 +673,8 @@ class Translator:
         line.update(fields)
         line["step"] = self.step  # not in the contract: which scheduler step (build_connector_meta) it belongs to
         self.events.append(line)
+        if type_ == "FlushRequired":
+            self._unmapped.append(line)  # vLLM's job ids until _number_jobs
 
 
 def _in_scheduling_order(scheduled, num_scheduled_tokens):

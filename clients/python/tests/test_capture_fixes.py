@@ -270,6 +270,52 @@ class RoutinePathsTest(unittest.TestCase):
             self.assertNotIn("FLUSH_MISMATCH", out)
             self.assertEqual(0, code, out + err)
 
+    def test_jobs_are_numbered_in_the_logs_order_so_the_run_of_the_commands_completes_the_same_jobs(self):
+        # vLLM numbers a step's jobs as it builds them, here b's store before a's; the log writes a's first
+        # (after a's TokensComputed). kvledger's run of the commands numbers them in the log's order, so the
+        # commands and the log must name a's store 0 and b's 1, or the run completes the other store.
+        t = Translator({"gpuBlockSize": 4, "offloadPromptOnly": False, "cpuCapacityChunks": 16})
+        a = match(t, "a", range(8))
+        b = match(t, "b", range(100, 108))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}, {"request": b, "new": True, "block_ids": [3, 4]}],
+             {"a": 8, "b": 8}, stores=[{"job_id": 0, "req_id": "b", "block_ids": [3, 4]},
+                                       {"job_id": 1, "req_id": "a", "block_ids": [1, 2]}])
+        scheduled = [(e["jobId"], e["requestId"]) for e in t.events if e["type"] == "StoreJobScheduled"]
+        self.assertEqual([(0, "a"), (1, "b")], scheduled)
+        done(t, 0)  # vLLM's job 0: b's store
+        self.assertEqual({"cmd": "CompleteTransfer", "jobId": 1, "success": True}, t.commands[-1])
+        self.assertEqual({"jobId": 1, "requestId": "b"},
+                         {k: t.events[-2][k] for k in ("jobId", "requestId")}, "StoreJobCompleted of b's store")
+        with tempfile.TemporaryDirectory() as tmp:
+            log = self.write(t, tmp)
+            commands = Path(tmp) / "commands.jsonl"
+            commands.write_text("".join(json.dumps(line) + "\n" for line in [{"config": t.config}] + t.commands))
+            run = Path(tmp) / "run.jsonl"
+            support.cli("run", commands, "-o", run)
+            diff = support.cli("diff", run, log, check=False)
+            self.assertEqual(0, diff.returncode, diff.stdout.decode())
+
+    def test_a_steps_requests_go_in_vllms_scheduling_order_the_order_of_its_offers(self):
+        # vLLM's offloading scheduler makes a step's offers in num_scheduled_tokens' order (running requests
+        # first); the scheduler output lists new requests first. Offers competing for the tier's room must meet
+        # it in vLLM's order in the commands too.
+        t = Translator({"gpuBlockSize": 4})
+        a = match(t, "a", range(8))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 4})
+        b = match(t, "b", range(100, 108))
+        step(t, [{"request": b, "new": True, "block_ids": [3, 4]}, {"request": a, "block_ids": []}], {"a": 4, "b": 8})
+        computed = [c["requestId"] for c in t.commands if c["cmd"] == "ComputeTokens"]
+        self.assertEqual(["a", "a", "b"], computed)
+
+    def test_a_finish_time_offer_without_room_is_deferred_at_the_finish_like_its_store(self):
+        t = Translator({"gpuBlockSize": 4, "offloadPromptOnly": False})
+        a = match(t, "a", range(8))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}], {"a": 8})
+        finish(t, "a", range(8), 8)
+        finished_at = types(t.events).index("RequestFinished")
+        step(t, deferred=[("a", [h + "00000000" for h in a["new_hashes"]])], finished=["a"])
+        self.assertEqual(["RequestFinished", "StoreDeferred"], types(t.events)[finished_at:finished_at + 2])
+
     def test_a_deferral_reason_is_read_from_the_wrapped_scheduler(self):
         scheduler = offloading_scheduler()
         key = b"\x01" * 16 + b"\x00\x00\x00\x00"

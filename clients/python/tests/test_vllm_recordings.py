@@ -100,8 +100,71 @@ class VllmRecordingsTest(unittest.TestCase):
             self.assertTrue(any(verdict.vllm_own(f) == "vllm#54193" for f in findings), findings)
 
 
+def _logs(run_tail, vllm_tail):
+    """Two logs of the same commands: a's store of two chunks, done, then each log's own tail (steps 1 and 2)."""
+    def log(prefix, tail):
+        head = [{"type": "EngineConfigured"},
+                {"type": "TokensComputed", "requestId": "a", "numComputedTokens": 8},
+                {"type": "StoreJobScheduled", "jobId": 0, "requestId": "a", "chunkIndices": [0, 1],
+                 "keys": [prefix + "0", prefix + "1"], "blockIds": [1, 2]},
+                {"type": "StoreJobCompleted", "jobId": 0, "requestId": "a", "success": True},
+                {"type": "ChunksStored", "keys": [prefix + "0", prefix + "1"]},
+                {"type": "TokensComputed", "requestId": "b", "numComputedTokens": 8}]
+        events = head + [dict(e, keys=[prefix + k for k in e["keys"]]) if "keys" in e else e for e in tail]
+        for i, e in enumerate(events):
+            e.update(seq=i + 1, step=1 if i < 6 else 2)
+        return events
+
+    def text(events):
+        return "\n".join("    %sseq %d %s" % ("  then " if e["type"] not in ("TokensComputed",) else "", e["seq"],
+                                                e["type"]) for e in events[5:])
+
+    run, vllm = log("r", run_tail), log("v", vllm_tail)
+    diff = "first disagreement at unit 5 (scheduler step 2 of the capture)\n  run.jsonl:\n%s\n  vllm-events.jsonl:\n%s" % (
+        text(run), text(vllm))
+    return diff, run, vllm
+
+
 class VerdictTest(unittest.TestCase):
-    """The harness's reading of audit lines (contract 9.2's classes, vLLM's own fault, 7.11's departures)."""
+    """The harness's reading of audit lines (contract 9.2's classes, vLLM's own fault, 7.11's departures) and of
+    the diff's first difference."""
+
+    def test_a_first_difference_of_evictions_only_is_the_eviction_order(self):
+        diff, run, vllm = _logs([{"type": "ChunksEvicted", "keys": ["0", "1"]}],
+                                [{"type": "ChunksEvicted", "keys": ["1", "0"]}])
+        first = verdict.first_difference(1, diff, run, vllm, [])
+        self.assertEqual((["eviction order"], []), (first["kinds"], first["unnamed"]))
+
+    def test_a_store_only_vllm_makes_is_unnamed_unless_the_audit_names_it_vllms_own(self):
+        store = {"type": "StoreJobScheduled", "jobId": 1, "requestId": "b", "chunkIndices": [1], "keys": ["b1"],
+                 "blockIds": [4]}
+        diff, run, vllm = _logs([{"type": "ChunksEvicted", "keys": ["0"]}],
+                                [{"type": "ChunksEvicted", "keys": ["1"]}, store])
+        first = verdict.first_difference(1, diff, run, vllm, [])
+        # a store no kind explains, and the evictions beside it are not only an order then
+        self.assertEqual({"vllm seq 8 StoreJobScheduled", "vllm seq 7 ChunksEvicted", "kvledger seq 7 ChunksEvicted"},
+                         set(first["unnamed"]))
+        own = {"seq": 8, "code": "STORE_BEYOND_BOUND", "vllm": "vllm#54193", "departure": None}
+        first = verdict.first_difference(1, diff, run, vllm, [own])
+        self.assertEqual((["eviction order", "vllm#54193"], []), (first["kinds"], first["unnamed"]))
+
+    def test_a_flush_of_the_same_jobs_naming_more_of_their_blocks_is_the_flush_blocks_policy(self):
+        diff, run, vllm = _logs([{"type": "FlushRequired", "jobIds": [0], "blockIds": [2]}],
+                                [{"type": "FlushRequired", "jobIds": [0], "blockIds": [1, 2]}])
+        first = verdict.first_difference(1, diff, run, vllm, [])
+        self.assertEqual((["flush blocks"], []), (first["kinds"], first["unnamed"]))
+        diff, run, vllm = _logs([{"type": "FlushRequired", "jobIds": [0], "blockIds": [2]}],
+                                [{"type": "FlushRequired", "jobIds": [0], "blockIds": [1]}])
+        self.assertEqual([], verdict.first_difference(1, diff, run, vllm, [])["kinds"], "the block handed out unflushed")
+
+    def test_a_lookup_vllm_defers_for_a_chunk_being_written_where_the_rules_answer_is_7_11_2(self):
+        diff, run, vllm = _logs(
+            [{"type": "PrefixMatched", "requestId": "c", "gpuHitTokens": 0, "externalTokens": 0, "hitChunks": []}],
+            [{"type": "PrefixMatchDeferred", "requestId": "c", "gpuHitTokens": 0, "reason": "CHUNK_WRITE_IN_FLIGHT"}])
+        first = verdict.first_difference(1, diff, run, vllm, [])
+        self.assertEqual((["7.11.2"], []), (first["kinds"], first["unnamed"]))
+        agree = verdict.first_difference(0, "the logs agree: 7 units", run, run, [])
+        self.assertEqual(["agree"], agree["kinds"])
 
     def test_classes_follow_the_contracts_table_and_its_three_mixed_codes(self):
         self.assertEqual("safety", verdict.classify("TIER_OVER_CAPACITY", "the tier holds 44 chunks"))

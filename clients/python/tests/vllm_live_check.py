@@ -73,9 +73,31 @@ def main():
             ("producer names vLLM %s" % vllm_version, first.get("producer") ==
              "kvledger_capture %s / vLLM %s" % (__import__("kvledger_capture").__version__, vllm_version)),
         ]
+    checks += kv_offloading_size_checks(documented)
     for what, ok in checks:
         print("%s  %s" % ("ok  " if ok else "FAIL", what))
     return 0 if all(ok for _, ok in checks) else 1
+
+
+def kv_offloading_size_checks(documented):
+    """vLLM's --kv-offloading-size with the documented config: vLLM's config would name its own OffloadingConnector
+    in place of the capture (silently no capture); the plugin keeps the capture, which records the size vLLM
+    gave the CPU tier."""
+    from vllm.config import CacheConfig, DeviceConfig, KVTransferConfig, ModelConfig, SchedulerConfig, VllmConfig
+    with tempfile.TemporaryDirectory() as folder:
+        documented = json.loads(json.dumps(documented))
+        documented["kv_connector_extra_config"]["kvledger_capture_dir"] = folder
+        documented["kv_connector_extra_config"].pop("cpu_bytes_to_use", None)
+        config = VllmConfig(model_config=ModelConfig(model="facebook/opt-125m", dtype="float16", seed=42),
+                            scheduler_config=SchedulerConfig(max_num_seqs=16, max_num_batched_tokens=2048,
+                                                             max_model_len=2048, is_encoder_decoder=False),
+                            cache_config=CacheConfig(block_size=16, enable_prefix_caching=True, kv_offloading_size=0.5),
+                            device_config=DeviceConfig("cpu"), kv_transfer_config=KVTransferConfig(**documented))
+        transfer = config.kv_transfer_config
+        return [("--kv-offloading-size 0.5 keeps the capture named (%s)" % transfer.kv_connector,
+                 transfer.kv_connector == documented["kv_connector"]),
+                ("and sets vLLM's cpu_bytes_to_use to 0.5 GiB",
+                 transfer.kv_connector_extra_config.get("cpu_bytes_to_use") == 0.5 * (1 << 30))]
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ public final class CommandFields {
      * or a value that is not an integer is a bad field. Its range is the decision's to check.
      */
     Integer optionalInteger(String field) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field); // a known field: read, never named unknown
         if (value == null) {
             return null;
         }
@@ -104,7 +104,7 @@ public final class CommandFields {
 
     /** An optional flag with no default (contract 9.1's): {@code null} when absent; anything but true or false is bad. */
     Boolean optionalFlag(String field) {
-        JsonNode value = node.get(field);
+        JsonNode value = get(field);
         if (value == null) {
             return null;
         }

@@ -32,6 +32,7 @@ class UnknownFieldTest {
                 {"cmd": "CompleteTransfer", "jobId": 0, "sucess": false}
                 {"cmd": "AbortRequest", "requestId": "r", "priority": 2}
                 {"cmd": "ResetCache", "sucess": true}
+                {"cmd": "RegisterRequest", "requestId": "q", "promptTokens": [1], "maxOffloadTokens": 4, "maxLoadTokens": 0, "skipReadingPrefixCache": true}
                 """;
         ScenarioReader reader = new ScenarioReader(new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)));
         List<String> said = new ArrayList<>();
