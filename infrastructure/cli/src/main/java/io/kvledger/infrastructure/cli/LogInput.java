@@ -27,12 +27,7 @@ final class LogInput {
     }
 
     int scan(String tool, Body body) throws IOException {
-        return scan(tool, false, body);
-    }
-
-    /** @param hashPromptsAhead whether the parse thread hashes the prompts too ({@link PromptHashesAhead}) */
-    int scan(String tool, boolean hashPromptsAhead, Body body) throws IOException {
-        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault(), hashPromptsAhead)) {
+        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault())) {
             return body.scan(scan);
         } catch (InputFailure e) {
             return Cli.fail(e.getMessage());
