@@ -8,6 +8,8 @@ import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
+import java.util.Comparator;
+import java.util.List;
 
 /** ResetCache: every job ends as not done, cursors return to 0, the tier is emptied, fences are lifted. */
 final class ResetFold {
@@ -31,7 +33,11 @@ final class ResetFold {
                 .withJobs(VersionedTreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
                 .withFences(VersionedHashMap.empty())
                 .withStaleBelowJobId(e.staleBelowJobId());
-        for (RequestState request : state.requests().values()) {
+        // Settled in registration order, as the reset's releases come (contract section 4): the order they
+        // retire in is the retired requests' order, which decides which one is forgotten first.
+        List<RequestState> registered = state.requests().values().toJavaList();
+        registered.sort(Comparator.comparingLong(RequestState::ordinal));
+        for (RequestState request : registered) {
             next = RequestFold.settle(next, request.requestId());
         }
         return next;

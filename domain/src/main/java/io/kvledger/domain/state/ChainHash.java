@@ -11,14 +11,14 @@ import java.util.List;
  * The chained block hash: SHA-256 of the previous block's hash (its ASCII hex; nothing for the first
  * block) followed by the block's token ids as 4-byte big-endian ints, cut to 128 bits and written as
  * lower-case hex. 128 bits keep collisions out of reach while the keys stay short enough to read in a
- * log. Each thread hashes into its own scratch buffers, so a block costs the digest and one string; a block
- * hashed lately ({@link RecentChainHashes}) costs neither.
+ * log. Each call hashes into scratch buffers and a digest of its own: nothing is shared between folds or
+ * threads. (A process-wide table of the hashes made lately saved about a tenth of an audit's CPU under C1
+ * and nothing measurable under C2: docs/performance.md, "Block hashes".)
  */
 final class ChainHash {
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final String HEX = "0123456789abcdef";
     private static final int HEX_LENGTH = 32;
-    private static final ThreadLocal<ChainHash> SCRATCH = ThreadLocal.withInitial(ChainHash::new);
 
     private final MessageDigest digest = sha256();
     private byte[] previous = new byte[HEX_LENGTH];
@@ -34,7 +34,7 @@ final class ChainHash {
      * chained from {@code last} (the hash of the block before them, or "" for none).
      */
     static String[] blocks(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
-        return SCRATCH.get().chain(last, tail, tokens, blockSize, count);
+        return new ChainHash().chain(last, tail, tokens, blockSize, count);
     }
 
     private String[] chain(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
@@ -56,21 +56,14 @@ final class ChainHash {
             while (at < blockSize) {
                 ints[at++] = next.next();
             }
-            int slot = RecentChainHashes.slot(previousHash, ints, blockSize);
-            String hash = RecentChainHashes.find(slot, previousHash, ints, blockSize);
-            if (hash == null) {
-                if (previousLength < 0) {
-                    previousLength = bytesOf(previousHash);
-                }
-                for (int i = 0; i < blockSize; i++) {
-                    put(block, 4 * i, ints[i]);
-                }
-                hash = hash(previousLength, blockSize);
-                RecentChainHashes.keep(slot, previousHash, ints, blockSize, hash);
-                previousLength = HEX_LENGTH; // hash() left the new hash's bytes in previous
-            } else {
-                previousLength = -1;
+            if (previousLength < 0) {
+                previousLength = bytesOf(previousHash);
             }
+            for (int i = 0; i < blockSize; i++) {
+                put(block, 4 * i, ints[i]);
+            }
+            String hash = hash(previousLength, blockSize);
+            previousLength = HEX_LENGTH; // hash() left the new hash's bytes in previous
             hashes[made] = hash;
             previousHash = hash;
         }
@@ -99,8 +92,8 @@ final class ChainHash {
             throw new IllegalStateException("SHA-256 writes 32 bytes", e);
         }
         for (int i = 0; i < 16; i++) {
-            previous[2 * i] = HEX[(digestOut[i] >> 4) & 0xf];
-            previous[2 * i + 1] = HEX[digestOut[i] & 0xf];
+            previous[2 * i] = (byte) HEX.charAt((digestOut[i] >> 4) & 0xf);
+            previous[2 * i + 1] = (byte) HEX.charAt(digestOut[i] & 0xf);
         }
         return new String(previous, 0, HEX_LENGTH, StandardCharsets.ISO_8859_1);
     }

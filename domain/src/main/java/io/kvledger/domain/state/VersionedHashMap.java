@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link VersionedMap} on a hash table that iterates, prints and snapshots in the order Vavr's
- * {@code HashMap} did: its hash trie visits keys by their hash's five-bit groups, lowest group first. Keys of
- * equal hash (which Vavr ordered by the history of their puts) come in their natural order.
+ * A {@link VersionedMap} on a hash table that iterates, prints and snapshots in its keys' natural order (request
+ * ids and block ids ascending): a canonical order, the same whatever the table's hashing, so nothing a user sees
+ * depends on it. Its keys are {@link Comparable}. Lookups and changes cost a hash table's; only iterating the whole map sorts.
  */
 public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHashMap<K, V>> {
 
@@ -24,9 +24,9 @@ public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHa
         return new VersionedHashMap<>(new Object(), filled(new java.util.HashMap<>(), entries), 0);
     }
 
-    /** The keys in order (a persistent copy, as Vavr's {@code HashMap.keySet()}). */
+    /** The keys in order (a persistent copy). */
     public io.vavr.collection.Set<K> keySet() {
-        return io.vavr.collection.HashSet.ofAll(keyList());
+        return io.vavr.collection.LinkedHashSet.ofAll(keyList());
     }
 
     @Override
@@ -43,24 +43,12 @@ public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHa
     @SuppressWarnings({"unchecked", "rawtypes"})
     protected List<Map.Entry<K, V>> ordered(Map<K, V> table) {
         List<Map.Entry<K, V>> entries = super.ordered(table);
-        entries.sort((a, b) -> {
-            int order = Long.compare(trieOrder(a.getKey().hashCode()), trieOrder(b.getKey().hashCode()));
-            return order != 0 ? order : ((Comparable) a.getKey()).compareTo(b.getKey());
-        });
+        entries.sort((a, b) -> ((Comparable) a.getKey()).compareTo(b.getKey())); // keys are ids: strings, integers
         return entries;
     }
 
     @Override
     protected String kind() {
         return "HashMap";
-    }
-
-    /** The hash's five-bit groups, lowest first, as one number: the trie's visiting order. */
-    static long trieOrder(int hash) {
-        long order = 0;
-        for (int shift = 0; shift < 32; shift += 5) {
-            order = (order << 5) | ((hash >>> shift) & 31);
-        }
-        return order;
     }
 }

@@ -24,8 +24,8 @@ import java.util.function.BiConsumer;
  *       line (the simulator's checks, a store writing a snapshot).</li>
  * </ul>
  *
- * <p>Keys and values are never {@code null} (a {@code null} key is held by none). {@link VersionedHashMap} iterates as Vavr's hash map, {@link VersionedTreeMap}
- * in key order: the subclass chooses the table and the order.
+ * <p>Keys and values are never {@code null} (a {@code null} key is held by none). {@link VersionedHashMap} and {@link VersionedTreeMap}
+ * iterate in key order (a hash table sorted when iterated, a tree): the subclass chooses the table and the order.
  *
  * @param <M> the subclass, which every change returns
  */
@@ -313,7 +313,7 @@ public abstract class VersionedMap<K, V, M extends VersionedMap<K, V, M>> {
         }
     }
 
-    /** As Vavr's maps print: {@code HashMap((key, value), ...)}. */
+    /** As Vavr's maps print, in the map's order: {@code HashMap((key, value), ...)}. */
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder(kind()).append('(');

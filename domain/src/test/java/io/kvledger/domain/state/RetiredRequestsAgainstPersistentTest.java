@@ -36,7 +36,9 @@ class RetiredRequestsAgainstPersistentTest {
 
         @Override
         public String toString() {
-            return "RetiredRequests[capacity=" + capacity + ", statuses=" + statuses + ", order=" + order
+            // The statuses print in key order (ids ascending), as the map iterates.
+            String sortedStatuses = io.vavr.collection.TreeMap.ofEntries(statuses).toString().replaceFirst("^TreeMap", "HashMap");
+            return "RetiredRequests[capacity=" + capacity + ", statuses=" + sortedStatuses + ", order=" + order
                     + ", forgotten=" + forgotten + "]";
         }
     }

@@ -66,7 +66,7 @@ final class AuditCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = Cli.stdoutWriter();
         try {
-            return input.scan("audit", true, scan -> explainSeq == null ? audit(scan, rules, out) : explain(scan, out));
+            return input.scan("audit", scan -> explainSeq == null ? audit(scan, rules, out) : explain(scan, out));
         } finally {
             out.flush();
         }

@@ -27,20 +27,15 @@ final class LogInput {
     }
 
     int scan(String tool, Body body) throws IOException {
-        return scan(tool, false, body);
-    }
-
-    /** @param hashPromptsAhead whether the parse thread hashes the prompts too ({@link PromptHashesAhead}) */
-    int scan(String tool, boolean hashPromptsAhead, Body body) throws IOException {
-        return scan(tool, hashPromptsAhead, 0, body);
+        return scan(tool, 0, body);
     }
 
     /**
      * @param nearSeq a tool that stops at this seq: a store directory is read from the nearest segment base at or
      *                before it ({@link LogScan#linesPassedOver()}); 0 for the whole log
      */
-    int scan(String tool, boolean hashPromptsAhead, long nearSeq, Body body) throws IOException {
-        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault(), hashPromptsAhead, nearSeq)) {
+    int scan(String tool, long nearSeq, Body body) throws IOException {
+        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault(), nearSeq)) {
             return body.scan(scan);
         } catch (InputFailure e) {
             return Cli.fail(e.getMessage());

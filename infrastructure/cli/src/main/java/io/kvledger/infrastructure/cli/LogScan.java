@@ -32,16 +32,13 @@ final class LogScan implements AutoCloseable {
     private long lastSeq;
     private boolean ended;
 
-    private LogScan(Path file, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead,
-            boolean hashPromptsAhead) {
+    private LogScan(Path file, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead) {
         this.file = file;
         this.counting = counting;
         this.log = log;
         this.reader = log.reader();
         this.progress = progress;
-        this.ahead = !parseAhead ? null : hashPromptsAhead
-                ? new ParseAhead(reader, counting::count, new PromptHashesAhead(log.base()))
-                : new ParseAhead(reader, counting::count);
+        this.ahead = parseAhead ? new ParseAhead(reader, counting::count) : null;
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
@@ -55,25 +52,16 @@ final class LogScan implements AutoCloseable {
     }
 
     /** @param parseAhead whether a second thread parses the lines ahead of the caller */
-    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead) throws IOException {
-        return open(file, tool, forceProgress, parseAhead, false);
-    }
-
-    /**
-     * @param hashPromptsAhead whether the parse thread, if there is one, also hashes the registrations'
-     *                         prompts ({@link PromptHashesAhead}): for audit, whose own thread is the busier
-     */
-    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, boolean hashPromptsAhead)
+    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead)
             throws IOException {
-        return open(file, tool, forceProgress, parseAhead, hashPromptsAhead, 0);
+        return open(file, tool, forceProgress, parseAhead, 0);
     }
 
     /**
      * @param nearSeq for a tool that stops at this seq: a store directory is read from the base of its last
      *                segment that begins at or before it ({@link StoreLog#openNear}); 0 reads the whole log
      */
-    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, boolean hashPromptsAhead,
-                        long nearSeq) throws IOException {
+    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, long nearSeq) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
         CountingBytes counting = new CountingBytes();
         StoreLog log;
@@ -84,15 +72,15 @@ final class LogScan implements AutoCloseable {
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
-        return new LogScan(file, counting, log, progress, parseAhead, hashPromptsAhead);
+        return new LogScan(file, counting, log, progress, parseAhead);
     }
 
-    /** The state before the first line read: {@code null} for a log from its start, else its first segment's base. */
     /** The seq the state of {@link #base()} stands after: 0 for a log from its start. */
     long seqBefore() {
         return log.seqBefore();
     }
 
+    /** The state before the first line read: {@code null} for a log from its start, else its first segment's base. */
     EngineState base() {
         return log.base();
     }

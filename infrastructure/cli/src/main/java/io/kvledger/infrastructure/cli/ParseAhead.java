@@ -8,7 +8,6 @@ import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,7 +33,6 @@ final class ParseAhead implements AutoCloseable {
 
     private final EventLogReader reader;
     private final LongSupplier position;
-    private final Consumer<LogEntry> alongside;
     private final Thread thread;
     private final ArrayDeque<Batch> queue = new ArrayDeque<>();
     private boolean closed;
@@ -52,17 +50,8 @@ final class ParseAhead implements AutoCloseable {
      * @param position where the input is, for progress; read on the parse thread after each batch
      */
     ParseAhead(EventLogReader reader, LongSupplier position) {
-        this(reader, position, entry -> { });
-    }
-
-    /**
-     * Starts reading, and gives each entry read to {@code alongside} on the parse thread (work the caller
-     * would otherwise do itself, which must change nothing the caller sees).
-     */
-    ParseAhead(EventLogReader reader, LongSupplier position, Consumer<LogEntry> alongside) {
         this.reader = reader;
         this.position = position;
-        this.alongside = alongside;
         this.thread = new Thread(this::produce, "kvledger-parse-ahead");
         thread.setDaemon(true); // never keeps a JVM alive; close() stops it anyway
         thread.start();
@@ -170,7 +159,6 @@ final class ParseAhead implements AutoCloseable {
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
                 entries.add(entry);
-                alongside.accept(entry);
                 if (entries.size() == BATCH_ENTRIES || reader.bytesRead() - batchStart >= BATCH_BYTES) {
                     if (!put(new Batch(entries, position.getAsLong(), null, false)) || isClosed()) {
                         return;

@@ -29,11 +29,11 @@ import java.util.zip.CRC32C;
 final class SnapshotFile {
 
     /**
-     * The snapshot format written: 2 names the state's encoding and its version ({@code stateCodec},
-     * {@code stateVersion}); format 1 (before issue 23) had neither and holds {@link StateCodec}'s
-     * version 1, as format 2 does today. Both are read.
+     * The snapshot format written: 3 holds {@link StateCodec}'s version 2 (every order canonical); 2 names the
+     * state's encoding and its version ({@code stateCodec}, {@code stateVersion}) and holds version 1 (the hash
+     * maps in Vavr's order); format 1 had neither and holds version 1. All three are read.
      */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
     /** The oldest format read. */
     static final int OLDEST_FORMAT = 1;
     /** The encoding of the state line. */
@@ -43,7 +43,7 @@ final class SnapshotFile {
      * the decoder of every older version ({@link #decodeState}), so that a store written before opens
      * from its snapshot rather than by folding every event again.
      */
-    static final int STATE_VERSION = 1;
+    static final int STATE_VERSION = 2;
 
     /** A snapshot: the state after line {@code seq} (ending at byte {@code offset}), message {@code sequenceNumber} of {@code engineId}. */
     record Snapshot(String engineId, long sequenceNumber, long seq, long offset, EngineState state) {
@@ -165,7 +165,7 @@ final class SnapshotFile {
     private static EngineState decodeState(JsonNode header, byte[] state) throws IOException {
         int version = header.path("snapshot").asInt() == 1 ? 1 : header.path("stateVersion").asInt();
         return switch (version) {
-            case 1 -> StateCodec.decode(state);
+            case 1, 2 -> StateCodec.decode(state); // the same shape; version 1's orders were Vavr's, read as any
             default -> throw new IOException("no decoder of " + STATE_CODEC + " version " + version);
         };
     }

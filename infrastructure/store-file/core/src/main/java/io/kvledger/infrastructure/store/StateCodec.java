@@ -38,10 +38,13 @@ import java.util.List;
 
 /**
  * The engine's state as JSON, for snapshots: the domain's records field by field (their record
- * components, nothing derived), Vavr's maps as arrays of {@code [key, value]} pairs and its sequences,
- * queues and sets as arrays. The state's maps and queue that change in place ({@link VersionedMap},
- * {@link VersionedQueue}) are written as the Vavr map and queue they were, in the same order. Reading fails on anything unknown, so a snapshot of another shape is refused,
- * not half read.
+ * components, nothing derived), maps as arrays of {@code [key, value]} pairs and sequences, queues and sets
+ * as arrays. Every order is canonical (version 2; docs/embedded-store.md, "Snapshots"): the state's maps by key
+ * ascending (requests and retired requests by id, fences and window holds by block id, jobs by job id), the
+ * retired requests' queue oldest first, a job's ids ascending, block tables in table order, the tier's chunks
+ * in its LRU order ({@link TierJson}). Version 1 wrote the same shape with the hash maps in Vavr's hash-trie
+ * order; reading takes entries in any order, so it reads both. Reading fails on anything unknown, so a snapshot
+ * of another shape is refused, not half read.
  */
 final class StateCodec {
 

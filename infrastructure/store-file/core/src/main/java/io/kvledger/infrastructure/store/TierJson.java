@@ -14,11 +14,14 @@ import io.kvledger.domain.state.TierChunk;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
 import java.io.IOException;
+import java.util.Comparator;
+import java.util.List;
 
 /**
- * The CPU tier in a snapshot, as it was written while the tier was a record of Vavr maps: {@code capacity},
- * {@code chunks} (key and chunk pairs), {@code evictable} (stamp and key pairs, least recent first) and
- * {@code clock}, in that order. The tier now keeps mutable maps of its own, so its fields are not its shape;
+ * The CPU tier in a snapshot, in the shape it had while the tier was a record of Vavr maps: {@code capacity},
+ * {@code chunks} (key and chunk pairs, in the tier's LRU order: least recently touched first, ties by key;
+ * before {@code StateCodec} version 2, in Vavr's hash order), {@code evictable} (stamp and key pairs, least
+ * recent first) and {@code clock}, in that order. Reading takes the chunks in any order. The tier now keeps mutable maps of its own, so its fields are not its shape;
  * this writes the shape from what it reads, and reading checks that the evictable order follows the chunks.
  */
 final class TierJson {
@@ -34,7 +37,14 @@ final class TierJson {
                 out.writeStartObject();
                 out.writeNumberField("capacity", tier.capacity());
                 out.writeFieldName("chunks");
-                provider.defaultSerializeValue(tier.chunks(), out);
+                out.writeStartArray();
+                for (TierChunk chunk : leastRecentFirst(tier)) {
+                    out.writeStartArray();
+                    out.writeString(chunk.key());
+                    provider.defaultSerializeValue(chunk, out);
+                    out.writeEndArray();
+                }
+                out.writeEndArray();
                 out.writeFieldName("evictable");
                 provider.defaultSerializeValue(tier.evictable(), out);
                 out.writeNumberField("clock", tier.clock());
@@ -74,5 +84,12 @@ final class TierJson {
             }
         });
         return module;
+    }
+
+    /** The tier's chunks in its LRU order: least recently touched first, a stamp's ties by key. */
+    static List<TierChunk> leastRecentFirst(CpuTier tier) {
+        List<TierChunk> chunks = tier.chunkList();
+        chunks.sort(Comparator.comparingLong(TierChunk::touched).thenComparing(TierChunk::key));
+        return chunks;
     }
 }

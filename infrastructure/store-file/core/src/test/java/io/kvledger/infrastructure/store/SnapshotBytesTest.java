@@ -18,21 +18,22 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A snapshot writes the state as it always did, whatever the state keeps inside: the states of two
- * simulated logs (one group, and gpt-oss's groups with chunks evicted), every tenth event's, encode to the
- * bytes the codec wrote while the CPU tier was a record of Vavr maps (their digest, taken with that
- * version), and each decodes to a state equal to the fold's that encodes to the same bytes again.
+ * A snapshot writes the state as recorded, whatever the state keeps inside: the states of two simulated
+ * logs (one group, and gpt-oss's groups with chunks evicted), every tenth event's, encode to the bytes of
+ * {@code StateCodec} version 2 (their digest, taken when the orders became canonical: the shape is the one
+ * the codec wrote while the CPU tier was a record of Vavr maps), and each decodes to a state equal to the
+ * fold's that encodes to the same bytes again.
  */
 class SnapshotBytesTest {
 
     @Test
     void statesOfOneGroupEncodeAsBefore() throws Exception {
-        assertEquals("5489cae2", digest("/snapshots/tier-default.jsonl.gz"));
+        assertEquals("c0ccf63c", digest("/snapshots/tier-default.jsonl.gz"));
     }
 
     @Test
     void statesOfGroupsWithEvictionsEncodeAsBefore() throws Exception {
-        assertEquals("fa97dfe0", digest("/snapshots/tier-gpt-oss.jsonl.gz"));
+        assertEquals("5e75c1c5", digest("/snapshots/tier-gpt-oss.jsonl.gz"));
     }
 
     /** The first 8 hex digits of the SHA-256 of every tenth state's encoding, one line each. */

@@ -1,8 +1,6 @@
 package io.kvledger.domain.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +15,14 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 /**
- * Given requests that share prefixes, repeat blocks after other prefixes and collide in the table, when their
- * hashes are made (found again or hashed anew), then every key is the chained SHA-256 computed from scratch:
- * the table of recent hashes changes which work is done, never a byte of a key.
+ * Given requests that share prefixes and repeat blocks after other prefixes, grown in steps of any size, and
+ * threads hashing at once, every key is the chained SHA-256 computed from scratch: each call hashes in buffers
+ * of its own, so nothing one fold or thread hashes changes a byte of another's keys.
  */
-class RecentChainHashesTest {
+class ChainHashTest {
 
     @Property(tries = 300)
-    void keysAreTheChainedHashesWhicheverAreFoundAgain(@ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
+    void keysAreTheChainedHashesOverSharedPrefixesAndRepeatedBlocks(@ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
         Random random = new Random(seed);
         int blockSize = 1 + random.nextInt(random.nextBoolean() ? 4 : 20);
         // A tiny alphabet makes equal blocks after different previous hashes, and equal prompts, common.
@@ -39,34 +37,6 @@ class RecentChainHashesTest {
             assertEquals(ReferenceChainHash.of(blockSize, all), grownInSteps(random, blockSize, all).hashes(),
                     "seed " + seed + ", request " + request);
         }
-    }
-
-    @Test
-    void aBlockHashedAgainFromTheSamePreviousHashIsTheStringMadeTheFirstTime() {
-        List<Integer> prompt = List.of(7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9);
-        BlockHashes first = BlockHashes.of(4, prompt);
-        BlockHashes again = BlockHashes.of(4, prompt.subList(0, 6)).append(prompt.subList(6, prompt.size()));
-        for (int block = 0; block < 3; block++) {
-            assertSame(first.get(block), again.get(block), "block " + block);
-        }
-        assertEquals(ReferenceChainHash.of(4, prompt), again.hashes());
-    }
-
-    @Test
-    void aSlotAnswersOnlyForItsOwnPreviousHashAndTokens() {
-        int[] tokens = {3, 1, 4, 1};
-        String previous = "a previous hash no chain makes"; // so no other test can find what this one keeps
-        int slot = RecentChainHashes.slot(previous, tokens, 4);
-        RecentChainHashes.keep(slot, previous, tokens, 4, "kept");
-        tokens[0] = 2; // the table copied them
-        assertEquals("kept", RecentChainHashes.find(slot, previous, new int[] {3, 1, 4, 1}, 4));
-        assertNull(RecentChainHashes.find(slot, "", new int[] {3, 1, 4, 1}, 4), "another previous hash");
-        assertNull(RecentChainHashes.find(slot, previous, new int[] {3, 1, 4, 2}, 4), "other tokens");
-        assertNull(RecentChainHashes.find(slot, previous, new int[] {3, 1, 4, 1, 5}, 3), "a shorter block");
-        int[] other = collidingWith(slot, previous);
-        RecentChainHashes.keep(slot, previous, other, 4, "other");
-        assertNull(RecentChainHashes.find(slot, previous, new int[] {3, 1, 4, 1}, 4), "overwritten by a collision");
-        assertEquals("other", RecentChainHashes.find(slot, previous, other, 4));
     }
 
     @Test
@@ -93,17 +63,6 @@ class RecentChainHashesTest {
             }
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    /** Tokens other than {3, 1, 4, 1} whose block falls in {@code slot}. */
-    private static int[] collidingWith(int slot, String previous) {
-        Random random = new Random(5);
-        while (true) {
-            int[] tokens = {random.nextInt(1000), random.nextInt(1000), random.nextInt(1000), random.nextInt(1000)};
-            if (RecentChainHashes.slot(previous, tokens, 4) == slot && tokens[0] != 3) {
-                return tokens;
-            }
         }
     }
 
