@@ -9,8 +9,8 @@ per request); the writer process makes the translator's dicts of them (:class:`E
 """
 
 import enum
-from itertools import compress, repeat
-from operator import attrgetter, getitem, is_not
+from itertools import chain, compress, repeat
+from operator import attrgetter, getitem, is_not, sub
 
 
 def _ints(values):
@@ -169,20 +169,35 @@ def _snapshot_dict(copied):
 
 
 def _running_dicts(req_ids, statuses, computed, tokens, hashes, resumed, blocks):
-    """The scheduled entries of the step's running requests, as :meth:`Recorder.meta` makes them one by one:
-    ``blocks`` is (positions, their entries) of the entries of ``new_block_ids`` that are not None."""
-    block_ids = [None] * len(req_ids)
+    """The scheduled entries of the step's running requests, as :meth:`Recorder.meta` would make them one by one,
+    from its columns: ``statuses`` one name for all or one each; ``tokens`` (flat, counts) with counts None
+    for one each; ``hashes``, ``blocks``: (positions, their lists); ``resumed``: positions."""
+    count = len(req_ids)
+    if isinstance(statuses, str):
+        statuses = [statuses] * count
+    flat, counts = tokens
+    if counts is None:
+        token_lists = [[t] for t in flat]
+    else:
+        token_lists, start = [], 0
+        for n in counts:
+            token_lists.append(flat[start:start + n])
+            start += n
+    hash_lists = [None] * count
+    for i, new in zip(*hashes):
+        hash_lists[i] = new
+    block_ids = [None] * count
     for i, entry in zip(*blocks):
         block_ids[i] = entry
+    resumed = set(resumed)
     out = []
     for i, rid in enumerate(req_ids):
         snap = {"request_id": rid, "status": statuses[i], "num_computed_tokens": int(computed[i] or 0)}
-        if tokens[i]:
-            snap["new_tokens"] = [int(t) for t in tokens[i]]
-        if hashes[i]:
-            snap["new_hashes"] = [hex_hash(h) for h in hashes[i]]
-        out.append({"request": snap, "new": False, "resumed": bool(resumed[i]) if resumed else False,
-                    "block_ids": groups(block_ids[i])})
+        if token_lists[i]:
+            snap["new_tokens"] = [int(t) for t in token_lists[i]]
+        if hash_lists[i]:
+            snap["new_hashes"] = [hex_hash(h) for h in hash_lists[i]]
+        out.append({"request": snap, "new": False, "resumed": i in resumed, "block_ids": groups(block_ids[i])})
     return out
 
 
@@ -280,8 +295,7 @@ class Recorder:
         snap = (COPIED, rid, status(request), int(getattr(request, "num_computed_tokens", 0) or 0), first, tokens,
                 hashes)
         self._sent_tokens[rid] = sent
-        if hashes is not None:
-            self._sent_hashes[rid] = hashed
+        self._sent_hashes[rid] = hashed if hashes is not None else done
         return snap
 
     def meta(self, output, meta, evicted=()):
@@ -325,20 +339,25 @@ class Recorder:
         return record
 
     def _running(self, cached):
-        """The step's running requests (``scheduled_cached_reqs``) as :meth:`snapshot` copies them, in columns made
-        by C-level passes (``map``), with no Python code per request: at 256 running requests this is most of
-        the capture's work on the scheduler's thread. None when one of them cannot be copied so (a request not
-        seen before, an attribute vLLM's ``Request`` has not, a ``new_block_ids`` entry that is not plain data):
-        then each is copied as :meth:`snapshot` does, with the same result. Nothing is changed before it is
-        known that all can be copied."""
-        req_ids = list(cached.req_ids)
+        """The step's running requests (``scheduled_cached_reqs``) as :meth:`snapshot` copies them, as columns
+        (:func:`_running_dicts` says how they read) made by C-level passes over vLLM's lists (``map``, ``compress``),
+        with Python code only per request that has new block hashes: at 256 running requests this is most of the
+        capture's work on the scheduler's thread. None when one of them cannot be copied so (a request not seen
+        before, an attribute vLLM's ``Request`` has not, a list that shrank, a ``new_block_ids`` entry that is not
+        plain data): then each is copied as :meth:`snapshot` does, with the same result. Nothing is changed
+        before it is known that all can be copied."""
         if getattr(cached, "resumed_from_preemption", None):  # an older vLLM's flags
             return None
+        req_ids = list(cached.req_ids)
+        count = len(req_ids)
+        if not count:
+            return req_ids, "", [], ([], None), ([], []), [], ([], [])
         new_blocks = list(getattr(cached, "new_block_ids", None) or ())
         sent_tokens, sent_hashes = self._sent_tokens, self._sent_hashes
         try:
             requests = list(map(self._live.__getitem__, req_ids))
             sent = list(map(sent_tokens.__getitem__, req_ids))   # each seen before: no prompt to copy
+            done = list(map(sent_hashes.__getitem__, req_ids))
             try:
                 token_lists = list(map(_ALL_TOKEN_IDS, requests))
             except AttributeError:
@@ -347,21 +366,33 @@ class Recorder:
             hash_lists = list(map(_BLOCK_HASHES, requests))
             hashed = list(map(len, hash_lists))
             computed = list(map(_COMPUTED, requests))
+            values = list(map(_STATUS, requests))
             try:
-                statuses = list(map(self._status_names.__getitem__, map(_STATUS, requests)))
-            except TypeError:  # a status that is no enum (unhashable)
-                statuses = list(map(status, requests))
-            if not _ENTRY_TYPES.issuperset(map(type, new_blocks)):
-                return None
+                if values.count(values[0]) == count:  # all running, as vLLM schedules them: one name
+                    statuses = self._status_names[values[0]]
+                else:
+                    statuses = list(map(self._status_names.__getitem__, values))
+            except TypeError:  # a status that is no enum (unhashable): named one by one
+                statuses = list(map(_status_name, values))
             resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
-        except (AttributeError, KeyError, TypeError):
+        except (AttributeError, KeyError, TypeError):  # TypeError: no len()
             return None
-        resumed = list(map(resumed_ids.__contains__, req_ids)) if resumed_ids else ()
-        present = list(map(is_not, new_blocks, repeat(None)))
-        blocks = (list(compress(range(len(new_blocks)), present)), list(compress(new_blocks, present)))
-        done = list(map(sent_hashes.get, req_ids, repeat(0)))
-        tokens = list(map(getitem, token_lists, map(slice, sent, totals)))
-        hashes = list(map(getitem, hash_lists, map(slice, done, hashed)))
-        sent_tokens.update(zip(req_ids, map(max, sent, totals)))
-        sent_hashes.update(zip(req_ids, map(max, done, hashed)))
+        present = list(compress(range(len(new_blocks)), map(is_not, new_blocks, repeat(None))))
+        entries = [new_blocks[i] for i in present]  # a few a step: a new block every block_size tokens
+        if not _ENTRY_TYPES.issuperset(map(type, entries)):
+            return None
+        appended = list(map(sub, totals, sent))
+        positions = list(compress(range(count), map(sub, hashed, done)))
+        if min(appended) < 0 or any(hashed[i] < done[i] for i in positions):  # a list that shrank
+            return None
+        if appended.count(1) == count:  # decoding: one token each
+            tokens = (list(map(getitem, token_lists, sent)), None)
+        else:
+            tokens = (list(chain.from_iterable(map(getitem, token_lists, map(slice, sent, totals)))), appended)
+        hashes = (positions, [hash_lists[i][done[i]:hashed[i]] for i in positions])
+        resumed = list(compress(range(count), map(resumed_ids.__contains__, req_ids))) if resumed_ids else []
+        blocks = (present, entries)
+        sent_tokens.update(zip(req_ids, totals))
+        for i in positions:
+            sent_hashes[req_ids[i]] = hashed[i]
         return req_ids, statuses, computed, tokens, hashes, resumed, blocks

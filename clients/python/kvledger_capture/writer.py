@@ -310,14 +310,16 @@ class ProcessWriter:
                 if self._records and (closing or self._kicks == kicks):  # no step since: vLLM is idle
                     self._send_records()
                 kicks = self._kicks
-            while True:  # the backlog, oldest first, written outside the lock: the scheduler's thread never waits
-                with self._lock:
+            while True:  # the backlog, all of it at once (one GIL hand-over for many frames), written outside the
+                with self._lock:  # lock: the scheduler's thread never waits
                     if not self._backlog or self.error is not None:
                         self._backlog.clear()
                         self._sending = False
                         break
-                    chunk = self._backlog.popleft()
+                    chunks = list(self._backlog)
+                    self._backlog.clear()
                     self._sending = True
+                chunk = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 try:
                     if self._sender_pipe is not None:
                         _write_all(self._sender_pipe, chunk)
