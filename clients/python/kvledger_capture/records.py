@@ -146,7 +146,9 @@ class Expander:
                                     "resumed": e[2], "block_ids": e[3]} if type(e) is tuple else e
                                    for e in record["scheduled"]]
         counts = record.get("num_scheduled_tokens")
-        if counts:
+        if type(counts) is tuple:
+            counts = dict(zip(_unpacked(counts[0]), counts[1]))
+        if counts is not None:
             record["num_scheduled_tokens"] = {k: int(v) for k, v in counts.items()}
         running = record.pop("running", None)
         if running is not None:
@@ -172,6 +174,7 @@ def _running_dicts(req_ids, statuses, computed, tokens, hashes, resumed, blocks)
     """The scheduled entries of the step's running requests, as :meth:`Recorder.meta` would make them one by one,
     from its columns: ``statuses`` one name for all or one each; ``tokens`` (flat, counts) with counts None
     for one each; ``hashes``, ``blocks``: (positions, their lists); ``resumed``: positions."""
+    req_ids = _unpacked(req_ids)
     count = len(req_ids)
     if isinstance(statuses, str):
         statuses = [statuses] * count
@@ -199,6 +202,30 @@ def _running_dicts(req_ids, statuses, computed, tokens, hashes, resumed, blocks)
             snap["new_hashes"] = [hex_hash(h) for h in hash_lists[i]]
         out.append({"request": snap, "new": False, "resumed": i in resumed, "block_ids": groups(block_ids[i])})
     return out
+
+
+_SEPARATOR = "\x00"
+
+
+def _packed(names):
+    """Request ids as one string, one object to pickle rather than one each; the list itself when one of them
+    holds the separator (or is no string)."""
+    try:
+        joined = _SEPARATOR.join(names)
+    except TypeError:
+        return list(names)
+    if not names or joined.count(_SEPARATOR) != len(names) - 1:
+        return list(names)
+    return joined
+
+
+def _unpacked(packed):
+    return packed.split(_SEPARATOR) if isinstance(packed, str) else list(packed)
+
+
+def _packed_counts(counts):
+    """``num_scheduled_tokens`` as (its request ids :func:`_packed`, its counts), in its order."""
+    return _packed(list(counts)), list(counts.values())
 
 
 _ALL_TOKEN_IDS = attrgetter("_all_token_ids")   # vLLM's Request: the list behind ``all_token_ids``
@@ -320,7 +347,7 @@ class Recorder:
                     blocks = groups(new_blocks[i]) if i < len(new_blocks) else []
                     scheduled.append((snap, False, resumed, blocks))
         record = {"call": "build_connector_meta", "scheduled": scheduled,
-                  "num_scheduled_tokens": dict(output.num_scheduled_tokens or {}),  # ints: Expander
+                  "num_scheduled_tokens": _packed_counts(output.num_scheduled_tokens or {}),
                   "preempted_req_ids": sorted(getattr(output, "preempted_req_ids", None) or ()),
                   "finished_req_ids": sorted(getattr(output, "finished_req_ids", None) or ()),
                   "load_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.dst_spec)}
@@ -395,4 +422,4 @@ class Recorder:
         sent_tokens.update(zip(req_ids, totals))
         for i in positions:
             sent_hashes[req_ids[i]] = hashed[i]
-        return req_ids, statuses, computed, tokens, hashes, resumed, blocks
+        return _packed(req_ids), statuses, computed, tokens, hashes, resumed, blocks

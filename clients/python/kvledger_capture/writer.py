@@ -204,13 +204,16 @@ class ProcessWriter:
 
     No thread of vLLM's process takes the GIL for it while the writer process keeps up: the scheduler's thread
     appends a step's records to a list and, once the step's metadata is built (:meth:`kick`), pickles them
-    in one frame and writes it to the pipe without blocking (a pipe of :attr:`PIPE_BYTES`). What does not fit
+    in one frame; every :attr:`WRITE_BYTES` of frames it writes to the pipe without blocking (a pipe of
+    :attr:`PIPE_BYTES`). What does not fit
     waits for the sender thread, which writes it with blocking writes (the GIL released) as the pipe drains;
     the sender also sends records no step followed for :attr:`IDLE_SECONDS` (vLLM idle), and everything at
     :meth:`close`."""
 
     #: Seconds the sender waits before it sends records no step has sent (vLLM idle).
     IDLE_SECONDS = 0.05
+    #: Bytes of frames written to the pipe together (a few steps of 256 running requests).
+    WRITE_BYTES = 1 << 16
     #: The pipe's buffer asked for (Linux; unprivileged processes may have up to /proc/sys/fs/pipe-max-size).
     PIPE_BYTES = 1 << 20
 
@@ -221,6 +224,8 @@ class ProcessWriter:
         self._records = collections.deque()  # appended on the scheduler's thread, taken under _lock
         self._backlog = collections.deque()  # frames (or their unwritten ends) for the sender, oldest first
         self._sending = False                # the sender is writing a frame of the backlog
+        self._unsent = []                    # frames pickled, to be written together (fewer writes, wake-ups)
+        self._unsent_bytes = 0
         self._lock = threading.Lock()        # frames go into the pipe in order: one writer at a time
         self._wake = threading.Event()
         self._kicks = 0
@@ -262,38 +267,49 @@ class ProcessWriter:
 
     def queued_bytes(self):
         """Bytes of frames waiting for the sender (the writer process is behind)."""
-        return sum(len(chunk) for chunk in list(self._backlog)) + (1 if self._sending else 0)
+        return sum(len(chunk) for chunk in list(self._backlog)) + (1 if self._sending else 0) + self._unsent_bytes
 
-    def _send_records(self):
-        """Under ``_lock``: the records put so far, pickled in one frame, into the pipe if it has room and no
-        frame waits before it, else to the sender."""
+    def _send_records(self, now=False):
+        """Under ``_lock``: the records put so far, pickled in one frame; the frames go into the pipe once they
+        hold :attr:`WRITE_BYTES` (or ``now``), in one write that never waits, else after the sender's backlog."""
         records = []
         try:
             while True:
                 records.append(self._records.popleft())
         except IndexError:
             pass
-        if not records or self.error is not None:
+        if self.error is not None:
+            self._unsent.clear()
             return
-        try:
-            frame = _frame(records)
-        except Exception as e:  # a record that does not pickle: the child stops, logging it
-            calls = ", ".join(sorted({r.get("call", "?") for r in records if isinstance(r, dict)}))
-            frame = _frame([("fail", "cannot hand %s over to the writer process: %s: %s"
-                             % (calls or "a call", type(e).__name__, e))])
+        if records:
+            try:
+                frame = _frame(records)
+            except Exception as e:  # a record that does not pickle: the child stops, logging it
+                calls = ", ".join(sorted({r.get("call", "?") for r in records if isinstance(r, dict)}))
+                frame = _frame([("fail", "cannot hand %s over to the writer process: %s: %s"
+                                 % (calls or "a call", type(e).__name__, e))])
+            self._unsent.append(frame)
+            self._unsent_bytes += len(frame)
+        if not self._unsent:
+            return
         if self._backlog or self._sending:
-            self._backlog.append(frame)
+            self._backlog.extend(self._unsent)
+        elif self._unsent_bytes >= self.WRITE_BYTES or now:
+            data = self._unsent[0] if len(self._unsent) == 1 else b"".join(self._unsent)
+            try:
+                written = os.write(self._pipe, data)
+            except BlockingIOError:
+                written = 0
+            except OSError as e:
+                self._gone(e)
+                return
+            if written < len(data):
+                self._backlog.append(memoryview(data)[written:])
+                self._wake.set()
+        else:
             return
-        try:
-            written = os.write(self._pipe, frame)
-        except BlockingIOError:
-            written = 0
-        except OSError as e:
-            self._gone(e)
-            return
-        if written < len(frame):
-            self._backlog.append(memoryview(frame)[written:])
-            self._wake.set()
+        self._unsent.clear()
+        self._unsent_bytes = 0
 
     def _gone(self, e):
         self._backlog.clear()
@@ -307,8 +323,8 @@ class ProcessWriter:
             self._wake.clear()
             with self._lock:
                 closing = self._closing
-                if self._records and (closing or self._kicks == kicks):  # no step since: vLLM is idle
-                    self._send_records()
+                if (self._records or self._unsent) and (closing or self._kicks == kicks):  # no step since: idle
+                    self._send_records(now=True)
                 kicks = self._kicks
             while True:  # the backlog, all of it at once (one GIL hand-over for many frames), written outside the
                 with self._lock:  # lock: the scheduler's thread never waits
