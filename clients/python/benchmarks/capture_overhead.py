@@ -7,17 +7,19 @@ model's ``config.json`` of ``facebook/opt-125m`` in the Hugging Face cache, offl
 
     PYTHONPATH=VLLM_SRC:clients/python HF_HUB_OFFLINE=1 python3 clients/python/benchmarks/capture_overhead.py
 
-The capture translates and writes in a child process (its default writer); in vLLM's process a thread copies
-what vLLM appended and pickles the records to it, and the figures say how much CPU each took.
+The capture translates and writes in a child process (its default writer); in vLLM's process the scheduler's
+thread copies what vLLM appended and pickles each step's records down a pipe to it (a sender thread writes only
+what the pipe has no room for), and the figures say how much CPU each took.
 
 One step is ``schedule()``, the model's forward pass, then ``update_from_output()`` with one sampled token per
 running request and every transfer of the step reported complete (copies are not what is measured). The forward
-pass is ``--forward-ms`` of sleep: vLLM's engine core waits for its workers there with the GIL released, which is
-when the capture's writer thread translates and writes (0: a scheduler that never waits, the worst case, where
-the writer thread takes the GIL from the scheduler's thread). Only ``schedule()`` and ``update_from_output()``
-are timed. Each pair runs one step of each engine, the order alternating; the first ``--warmup`` pairs are not
-counted. It prints the median step time of each, the median of the per-pair ratios and the capture's share of
-the bare step time.
+pass is ``--forward-ms`` of sleep: vLLM's engine core waits for its workers there with the GIL released (0: a
+scheduler that never waits, the worst case, where any thread of the capture that wants the GIL takes it from
+the scheduler's thread). Only ``schedule()`` and ``update_from_output()`` are timed. Each pair runs one step of
+each engine, the order alternating; the first ``--warmup`` pairs are not counted. It prints the median step time
+of each and the median of the per-pair ratios, the same for the scheduler thread's CPU time (less disturbed by
+other processes on a shared machine than the wall time), and the CPU of the capture's sender thread and of its
+writer process.
 """
 
 import argparse
@@ -88,13 +90,16 @@ class Engine:
         self.rng = rng
 
     def step(self, forward_seconds):
-        """One scheduler step; returns its time on the scheduler's thread (seconds), the forward pass left out."""
+        """One scheduler step; returns its time on the scheduler's thread and that thread's CPU time (seconds), the
+        forward pass left out."""
         from vllm.distributed.kv_transfer.kv_connector.v1.offloading.common import OffloadingWorkerMetadata
         from vllm.v1.outputs import KVConnectorOutput, ModelRunnerOutput
         s = self.scheduler
+        cpu_start = time.thread_time()
         start = time.perf_counter()
         out = s.schedule()
         middle = time.perf_counter()
+        cpu_middle = time.thread_time()
         if forward_seconds:
             time.sleep(forward_seconds)
         meta = out.kv_connector_metadata
@@ -109,10 +114,12 @@ class Engine:
                                    sampled_token_ids=sampled, logprobs=None, prompt_logprobs_dict={},
                                    pooler_output=None, kv_connector_output=KVConnectorOutput(
                                        kv_connector_worker_meta=OffloadingWorkerMetadata(completed_jobs=done)))
+        cpu_built = time.thread_time()
         built = time.perf_counter()
         s.update_from_output(out, output)
         end = time.perf_counter()
-        return (middle - start) + (end - built)
+        cpu_end = time.thread_time()
+        return (middle - start) + (end - built), (cpu_middle - cpu_start) + (cpu_end - cpu_built)
 
 
 def main():
@@ -130,7 +137,8 @@ def main():
         captured = Engine(build(os.path.join(folder, "capture"), args.requests, args.prompt_tokens,
                                 args.block_size), args.requests, args.prompt_tokens, 1)
         times = {"bare": [], "capture": []}
-        ratios = []
+        cpu = {"bare": [], "capture": []}
+        ratios, cpu_ratios = [], []
         writer = captured.scheduler.connector._writer
         sender_clock = time.pthread_getcpuclockid(writer._thread.ident)  # its thread in vLLM's process
         child = getattr(writer, "_child", None)                          # and its process, if any
@@ -142,10 +150,12 @@ def main():
             got = {name: engine.step(args.forward_ms / 1e3) for name, engine in order}
             if pair >= args.warmup:
                 for name in got:
-                    times[name].append(got[name])
-                ratios.append(got["capture"] / got["bare"])
+                    times[name].append(got[name][0])
+                    cpu[name].append(got[name][1])
+                ratios.append(got["capture"][0] / got["bare"][0])
+                cpu_ratios.append(got["capture"][1] / got["bare"][1])
         running = len(captured.scheduler.running)
-        while captured.scheduler.connector._writer._queue:  # the writer's backlog is its cost too
+        while writer.queued_bytes():  # the writer process's backlog is its cost too
             time.sleep(0.05)
         time.sleep(0.5)
         sender_cpu = time.clock_gettime(sender_clock) - sender_cpu
@@ -154,10 +164,14 @@ def main():
         events = os.path.getsize(os.path.join(folder, "capture", "vllm-events.jsonl"))
     bare_ms, capture_ms = statistics.median(times["bare"]) * 1e3, statistics.median(times["capture"]) * 1e3
     ratio = statistics.median(ratios)
+    bare_cpu, capture_cpu = statistics.median(cpu["bare"]) * 1e3, statistics.median(cpu["capture"]) * 1e3
+    cpu_ratio = statistics.median(cpu_ratios)
     print("vLLM %s, %d requests decoding (%d running at the end), forward pass %.1f ms, %d pairs after %d warm-up "
           "pairs" % (_vllm_version(), args.requests, running, args.forward_ms, args.pairs, args.warmup))
     print("median step: bare %.3f ms, with the capture %.3f ms; median ratio %.4f: the capture adds %.1f %%"
           % (bare_ms, capture_ms, ratio, (ratio - 1) * 100))
+    print("the scheduler's thread's CPU a step (median): bare %.3f ms, with the capture %.3f ms; median ratio %.4f"
+          % (bare_cpu, capture_cpu, cpu_ratio))
     print("captured log: %d bytes; the capture's thread in vLLM's process: %.3f ms of CPU a step; its writer "
           "process: %.3f ms a step" % (events, sender_cpu / args.pairs * 1e3, child_cpu / args.pairs * 1e3))
     return 0

@@ -1,9 +1,16 @@
-"""What the capture copies out of vLLM's objects on the scheduler's thread: small plain dicts.
+"""What the capture copies out of vLLM's objects on the scheduler's thread: small plain records.
 
 Only what is new since a request's last record is copied (its new output tokens and block hashes, never
-its whole sequence), and job ids and block ids of the metadata, one list per KV cache group. The writer
-thread translates the records (:mod:`kvledger_capture.translate`).
+its whole sequence), and job ids and block ids of the metadata, one list per KV cache group. Everything is
+copied at the call, so a record never refers to an object vLLM changes later. The step's running requests
+are copied as columns (one list per field, made by C-level passes over the scheduler output, no Python code
+per request); the writer process makes the translator's dicts of them (:class:`Expander`) and translates
+(:mod:`kvledger_capture.translate`).
 """
+
+import enum
+from itertools import chain, compress, repeat
+from operator import attrgetter, getitem, is_not, sub
 
 
 def _ints(values):
@@ -51,11 +58,25 @@ def hex_hash(block_hash):
 
 
 def status(request):
-    value = getattr(request, "status", None)
+    return _status_name(getattr(request, "status", None))
+
+
+def _status_name(value):
     if value is None:
         return ""
     name = getattr(value, "name", None)  # an enum's name: never str(), which formats the whole request
     return name if name is not None else str(value)
+
+
+class _StatusNames(dict):
+    """vLLM's ``RequestStatus`` members -> their names, learnt at first sight (a dict lookup per request); a
+    status that is no enum member is named each time (its name could change)."""
+
+    def __missing__(self, value):
+        name = _status_name(value)
+        if isinstance(value, enum.Enum):
+            self[value] = name
+        return name
 
 
 def _control(value):
@@ -107,40 +128,14 @@ def deferral_reason(scheduler, request):
     return "CHUNK_BEING_LOADED" if getattr(scheduler, "_chunks_being_loaded", None) else "CHUNK_WRITE_IN_FLIGHT"
 
 
-SNAPSHOT = "snapshot"  # the first item of a lazy snapshot (a tuple)
-
-
-COPIED = "copied"  # the first item of a snapshot whose appended tokens and hashes are copied (a tuple)
+COPIED = "copied"  # the first item of a request's snapshot (a tuple; its dict is made by :class:`Expander`)
 
 
 class Expander:
-    """A record's lazy snapshots made into the translator's dicts, in two stages: :meth:`copy` (in vLLM's
-    process, off the scheduler's thread) copies what vLLM appended to the request's tokens and block hashes
-    since its last record into plain tuples, cheap to pickle; :meth:`expand` (where the translator runs) makes
-    the dicts. ``expand`` copies first when a record was not copied yet."""
-
-    def __init__(self):
-        self._sent_tokens = {}   # request id -> tokens already recorded (prompt included)
-        self._sent_hashes = {}
-
-    def copy(self, record):
-        if not isinstance(record, dict):
-            return record
-        request = record.get("request")
-        if type(request) is tuple and request[0] == SNAPSHOT:
-            record["request"] = self._copy(request)
-        scheduled = record.get("scheduled")
-        if scheduled:
-            record["scheduled"] = [(self._copy(e[0]),) + e[1:]
-                                   if type(e) is tuple and type(e[0]) is tuple and e[0][0] == SNAPSHOT else e
-                                   for e in scheduled]
-        for rid in record.get("finished_req_ids", ()):  # the request's last record
-            self._sent_tokens.pop(rid, None)
-            self._sent_hashes.pop(rid, None)
-        return record
+    """Makes a record's snapshots (tuples, cheap to pickle) and the step's running requests (columns) into the
+    translator's dicts, where the translator runs (the writer process)."""
 
     def expand(self, record):
-        record = self.copy(record)
         if not isinstance(record, dict):
             return record
         request = record.get("request")
@@ -150,29 +145,15 @@ class Expander:
             record["scheduled"] = [{"request": _snapshot_dict(e[0]) if type(e[0]) is tuple else e[0], "new": e[1],
                                     "resumed": e[2], "block_ids": e[3]} if type(e) is tuple else e
                                    for e in record["scheduled"]]
+        counts = record.get("num_scheduled_tokens")
+        if type(counts) is tuple:
+            counts = dict(zip(_unpacked(counts[0]), counts[1]))
+        if counts is not None:
+            record["num_scheduled_tokens"] = {k: int(v) for k, v in counts.items()}
+        running = record.pop("running", None)
+        if running is not None:
+            record.setdefault("scheduled", []).extend(_running_dicts(*running))
         return record
-
-    def _copy(self, lazy):
-        _, request, rid, status_name, computed, total, hashed, first = lazy
-        sent = self._sent_tokens.get(rid)
-        if first is not None:
-            sent = len(first[0])
-        elif sent is None:
-            sent = total
-        tokens = None
-        if total > sent:
-            all_tokens = getattr(request, "_all_token_ids", None)
-            if all_tokens is None:
-                all_tokens = request.all_token_ids
-            tokens = list(all_tokens[sent:total])
-            sent = total
-        self._sent_tokens[rid] = sent
-        hashes = None
-        done = self._sent_hashes.get(rid, 0)
-        if hashed > done:
-            hashes = list(request.block_hashes[done:hashed])
-            self._sent_hashes[rid] = hashed
-        return (COPIED, rid, status_name, computed, first, tokens, hashes)
 
 
 def _snapshot_dict(copied):
@@ -189,14 +170,82 @@ def _snapshot_dict(copied):
     return snap
 
 
+def _running_dicts(req_ids, statuses, computed, tokens, hashes, resumed, blocks):
+    """The scheduled entries of the step's running requests, as :meth:`Recorder.meta` would make them one by one,
+    from its columns: ``statuses`` one name for all or one each; ``tokens`` (flat, counts) with counts None
+    for one each; ``hashes``, ``blocks``: (positions, their lists); ``resumed``: positions."""
+    req_ids = _unpacked(req_ids)
+    count = len(req_ids)
+    if isinstance(statuses, str):
+        statuses = [statuses] * count
+    flat, counts = tokens
+    if counts is None:
+        token_lists = [[t] for t in flat]
+    else:
+        token_lists, start = [], 0
+        for n in counts:
+            token_lists.append(flat[start:start + n])
+            start += n
+    hash_lists = [None] * count
+    for i, new in zip(*hashes):
+        hash_lists[i] = new
+    block_ids = [None] * count
+    for i, entry in zip(*blocks):
+        block_ids[i] = entry
+    resumed = set(resumed)
+    out = []
+    for i, rid in enumerate(req_ids):
+        snap = {"request_id": rid, "status": statuses[i], "num_computed_tokens": int(computed[i] or 0)}
+        if token_lists[i]:
+            snap["new_tokens"] = [int(t) for t in token_lists[i]]
+        if hash_lists[i]:
+            snap["new_hashes"] = [hex_hash(h) for h in hash_lists[i]]
+        out.append({"request": snap, "new": False, "resumed": i in resumed, "block_ids": groups(block_ids[i])})
+    return out
+
+
+_SEPARATOR = "\x00"
+
+
+def _packed(names):
+    """Request ids as one string, one object to pickle rather than one each; the list itself when one of them
+    holds the separator (or is no string)."""
+    try:
+        joined = _SEPARATOR.join(names)
+    except TypeError:
+        return list(names)
+    if not names or joined.count(_SEPARATOR) != len(names) - 1:
+        return list(names)
+    return joined
+
+
+def _unpacked(packed):
+    return packed.split(_SEPARATOR) if isinstance(packed, str) else list(packed)
+
+
+def _packed_counts(counts):
+    """``num_scheduled_tokens`` as (its request ids :func:`_packed`, its counts), in its order."""
+    return _packed(list(counts)), list(counts.values())
+
+
+_ALL_TOKEN_IDS = attrgetter("_all_token_ids")   # vLLM's Request: the list behind ``all_token_ids``
+_TOKEN_IDS = attrgetter("all_token_ids")
+_BLOCK_HASHES = attrgetter("block_hashes")
+_STATUS = attrgetter("status")
+_COMPUTED = attrgetter("num_computed_tokens")
+_ENTRY_TYPES = frozenset((tuple, list, type(None)))   # a new_block_ids entry that pickles as plain data
+
+
 class Recorder:
     """Makes the records of the scheduler-side calls; remembers what it has copied of each request until the
     request's last record (the step after its finish), so its memory is that of the requests in the engine."""
 
     def __init__(self, scheduler=None):
         self._scheduler = scheduler  # vLLM's OffloadingConnectorScheduler (None: an inner connector without one)
-        self._seen = set()       # request ids whose prompt was copied
         self._live = {}          # request id -> vLLM's Request, for the tokens it appends
+        self._sent_tokens = {}   # request id -> its tokens copied so far, prompt included (its prompt was copied)
+        self._sent_hashes = {}   # request id -> its block hashes copied so far
+        self._status_names = _StatusNames()
 
     def added(self, request):
         self._live[request.request_id] = request
@@ -249,17 +298,32 @@ class Recorder:
         return {"call": "take_events", "removed": removed} if removed else None
 
     def snapshot(self, request):
-        """The request as the translator needs it, copied lazily: on the scheduler's thread only its counts (and,
-        at first sight, its prompt and controls); the writer thread copies the tokens and block hashes vLLM
-        appended since the last record (:class:`Expander`), from lists vLLM only appends to."""
+        """The request as the translator needs it, as a tuple (:class:`Expander` makes its dict): its counts and
+        what vLLM appended to its tokens and block hashes since its last record (at first sight its prompt and
+        controls), from lists vLLM only appends to."""
         rid = request.request_id
         first = None
-        if rid not in self._seen:
-            self._seen.add(rid)
+        sent = self._sent_tokens.get(rid)
+        if sent is None:
             first = ([int(t) for t in request.prompt_token_ids], controls(self._scheduler, request))
-        hashes = getattr(request, "block_hashes", None)
-        return (SNAPSHOT, request, rid, status(request), int(getattr(request, "num_computed_tokens", 0) or 0),
-                int(request.num_tokens), len(hashes) if hashes is not None else 0, first)
+            sent = len(first[0])
+        total = int(request.num_tokens)
+        tokens = None
+        if total > sent:
+            all_tokens = getattr(request, "_all_token_ids", None)
+            if all_tokens is None:
+                all_tokens = request.all_token_ids
+            tokens = list(all_tokens[sent:total])
+            sent = total
+        block_hashes = getattr(request, "block_hashes", None)
+        hashed = len(block_hashes) if block_hashes is not None else 0
+        done = self._sent_hashes.get(rid, 0)
+        hashes = list(block_hashes[done:hashed]) if hashed > done else None
+        snap = (COPIED, rid, status(request), int(getattr(request, "num_computed_tokens", 0) or 0), first, tokens,
+                hashes)
+        self._sent_tokens[rid] = sent
+        self._sent_hashes[rid] = hashed if hashes is not None else done
+        return snap
 
     def meta(self, output, meta, evicted=()):
         scheduled = []
@@ -268,19 +332,22 @@ class Recorder:
             snap = self.snapshot(request) if request is not None else {
                 "request_id": new.req_id, "prompt_token_ids": list(new.prompt_token_ids or [])}
             scheduled.append((snap, True, False, groups(new.block_ids)))
+        running = None
         cached = getattr(output, "scheduled_cached_reqs", None)
         if cached is not None:
-            resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
-            resumed_flags = list(getattr(cached, "resumed_from_preemption", None) or ())
-            new_blocks = list(getattr(cached, "new_block_ids", None) or ())
-            for i, rid in enumerate(cached.req_ids):
-                request = self._live.get(rid)
-                snap = self.snapshot(request) if request is not None else {"request_id": rid}
-                resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
-                blocks = groups(new_blocks[i]) if i < len(new_blocks) else []
-                scheduled.append((snap, False, resumed, blocks))
+            running = self._running(cached)
+            if running is None:  # a request the columns cannot copy: each one copied as a new request is
+                resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
+                resumed_flags = list(getattr(cached, "resumed_from_preemption", None) or ())
+                new_blocks = list(getattr(cached, "new_block_ids", None) or ())
+                for i, rid in enumerate(cached.req_ids):
+                    request = self._live.get(rid)
+                    snap = self.snapshot(request) if request is not None else {"request_id": rid}
+                    resumed = rid in resumed_ids or (i < len(resumed_flags) and bool(resumed_flags[i]))
+                    blocks = groups(new_blocks[i]) if i < len(new_blocks) else []
+                    scheduled.append((snap, False, resumed, blocks))
         record = {"call": "build_connector_meta", "scheduled": scheduled,
-                  "num_scheduled_tokens": {k: int(v) for k, v in (output.num_scheduled_tokens or {}).items()},
+                  "num_scheduled_tokens": _packed_counts(output.num_scheduled_tokens or {}),
                   "preempted_req_ids": sorted(getattr(output, "preempted_req_ids", None) or ()),
                   "finished_req_ids": sorted(getattr(output, "finished_req_ids", None) or ()),
                   "load_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.dst_spec)}
@@ -288,9 +355,71 @@ class Recorder:
                   "store_jobs": [{"job_id": int(j), "req_id": t.req_id, "block_ids": ids(t.src_spec)}
                                  for j, t in sorted((getattr(meta, "store_jobs", None) or {}).items())],
                   "jobs_to_flush": sorted(int(j) for j in (getattr(meta, "jobs_to_flush", None) or ()))}
+        if running is not None:
+            record["running"] = running
         for kind, rid, keys in evicted:
             record.setdefault(kind, []).append([rid, list(keys)])
         for rid in record["finished_req_ids"]:  # their last record: the step after the finish
             self._live.pop(rid, None)
-            self._seen.discard(rid)
+            self._sent_tokens.pop(rid, None)
+            self._sent_hashes.pop(rid, None)
         return record
+
+    def _running(self, cached):
+        """The step's running requests (``scheduled_cached_reqs``) as :meth:`snapshot` copies them, as columns
+        (:func:`_running_dicts` says how they read) made by C-level passes over vLLM's lists (``map``, ``compress``),
+        with Python code only per request that has new block hashes: at 256 running requests this is most of the
+        capture's work on the scheduler's thread. None when one of them cannot be copied so (a request not seen
+        before, an attribute vLLM's ``Request`` has not, a list that shrank, a ``new_block_ids`` entry that is not
+        plain data): then each is copied as :meth:`snapshot` does, with the same result. Nothing is changed
+        before it is known that all can be copied."""
+        if getattr(cached, "resumed_from_preemption", None):  # an older vLLM's flags
+            return None
+        req_ids = list(cached.req_ids)
+        count = len(req_ids)
+        if not count:
+            return req_ids, "", [], ([], None), ([], []), [], ([], [])
+        new_blocks = list(getattr(cached, "new_block_ids", None) or ())
+        sent_tokens, sent_hashes = self._sent_tokens, self._sent_hashes
+        try:
+            requests = list(map(self._live.__getitem__, req_ids))
+            sent = list(map(sent_tokens.__getitem__, req_ids))   # each seen before: no prompt to copy
+            done = list(map(sent_hashes.__getitem__, req_ids))
+            try:
+                token_lists = list(map(_ALL_TOKEN_IDS, requests))
+            except AttributeError:
+                token_lists = list(map(_TOKEN_IDS, requests))
+            totals = list(map(len, token_lists))
+            hash_lists = list(map(_BLOCK_HASHES, requests))
+            hashed = list(map(len, hash_lists))
+            computed = list(map(_COMPUTED, requests))
+            values = list(map(_STATUS, requests))
+            try:
+                if values.count(values[0]) == count:  # all running, as vLLM schedules them: one name
+                    statuses = self._status_names[values[0]]
+                else:
+                    statuses = list(map(self._status_names.__getitem__, values))
+            except TypeError:  # a status that is no enum (unhashable): named one by one
+                statuses = list(map(_status_name, values))
+            resumed_ids = set(getattr(cached, "resumed_req_ids", None) or ())
+        except (AttributeError, KeyError, TypeError):  # TypeError: no len()
+            return None
+        present = list(compress(range(len(new_blocks)), map(is_not, new_blocks, repeat(None))))
+        entries = [new_blocks[i] for i in present]  # a few a step: a new block every block_size tokens
+        if not _ENTRY_TYPES.issuperset(map(type, entries)):
+            return None
+        appended = list(map(sub, totals, sent))
+        positions = list(compress(range(count), map(sub, hashed, done)))
+        if min(appended) < 0 or any(hashed[i] < done[i] for i in positions):  # a list that shrank
+            return None
+        if appended.count(1) == count:  # decoding: one token each
+            tokens = (list(map(getitem, token_lists, sent)), None)
+        else:
+            tokens = (list(chain.from_iterable(map(getitem, token_lists, map(slice, sent, totals)))), appended)
+        hashes = (positions, [hash_lists[i][done[i]:hashed[i]] for i in positions])
+        resumed = list(compress(range(count), map(resumed_ids.__contains__, req_ids))) if resumed_ids else []
+        blocks = (present, entries)
+        sent_tokens.update(zip(req_ids, totals))
+        for i in positions:
+            sent_hashes[req_ids[i]] = hashed[i]
+        return _packed(req_ids), statuses, computed, tokens, hashes, resumed, blocks

@@ -1,9 +1,9 @@
 """The capture's writer: call records in, two JSON Lines files out, off the scheduler's thread.
 
 :class:`ProcessWriter` (what the connector uses) translates and writes in a child process, so that work never
-holds vLLM's GIL: in vLLM's process a sender thread only copies what vLLM appended to each request and pickles
-the records down a pipe. :class:`CaptureWriter` does the same in a thread of the calling process (the child
-runs one; the tests use it directly).
+holds vLLM's GIL: in vLLM's process the scheduler's thread pickles each step's records (already copied,
+:mod:`kvledger_capture.records`) down a pipe in one frame. :class:`CaptureWriter` does the same in a thread of
+the calling process (the child runs one; the tests use it directly).
 
 A record the translator cannot take, or a write the disk refuses, stops the capture: it is logged once at
 ERROR through vLLM's logger (the seq of vLLM's log it stopped after, the scheduler step and the reason), and
@@ -18,10 +18,12 @@ order for ``kvledger run``). A segment is closed once it holds ``segment_bytes``
 """
 
 import collections
+import fcntl
 import json
 import os
 import pickle
 import queue
+import select
 import struct
 import subprocess
 import sys
@@ -76,6 +78,8 @@ class CaptureWriter:
 
     def put(self, record):
         if self.error is None:
+            if self._thread is not None:  # vLLM's process: a record refers to none of vLLM's lists once handed over
+                record = pickle.loads(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
             self._queue.put(record)
 
     def fail(self, reason):
@@ -194,77 +198,158 @@ class CaptureWriter:
 
 
 class ProcessWriter:
-    """The writer in a child process (``python -m kvledger_capture.writer``): the queue and a sender thread
+    """The writer in a child process (``python -m kvledger_capture.writer``): the records pickled down a pipe
     here, the translation and the files there. ``error`` is the first failure the child reported (None while
-    the capture is whole); each is logged here once, at ERROR, through vLLM's logger."""
+    the capture is whole); each is logged here once, at ERROR, through vLLM's logger.
+
+    No thread of vLLM's process takes the GIL for it while the writer process keeps up: the scheduler's thread
+    appends a step's records to a list and, once the step's metadata is built (:meth:`kick`), pickles them
+    in one frame; every :attr:`WRITE_BYTES` of frames it writes to the pipe without blocking (a pipe of
+    :attr:`PIPE_BYTES`). What does not fit
+    waits for the sender thread, which writes it with blocking writes (the GIL released) as the pipe drains;
+    the sender also sends records no step followed for :attr:`IDLE_SECONDS` (vLLM idle), and everything at
+    :meth:`close`."""
+
+    #: Seconds the sender waits before it sends records no step has sent (vLLM idle).
+    IDLE_SECONDS = 0.05
+    #: Bytes of frames written to the pipe together (a few steps of 256 running requests).
+    WRITE_BYTES = 1 << 16
+    #: The pipe's buffer asked for (Linux; unprivileged processes may have up to /proc/sys/fs/pipe-max-size).
+    PIPE_BYTES = 1 << 20
 
     def __init__(self, folder, config, producer=None, segment_bytes=0):
         os.makedirs(folder, exist_ok=True)  # a folder vLLM cannot write stops vLLM's start, as before
         self.folder = folder
         self.error = None
-        self._queue = collections.deque()  # appended on the scheduler's thread without waking anyone
-        self._kicked = threading.Event()
-        self._expander = Expander()
+        self._records = collections.deque()  # appended on the scheduler's thread, taken under _lock
+        self._backlog = collections.deque()  # frames (or their unwritten ends) for the sender, oldest first
+        self._sending = False                # the sender is writing a frame of the backlog
+        self._unsent = []                    # frames pickled, to be written together (fewer writes, wake-ups)
+        self._unsent_bytes = 0
+        self._lock = threading.Lock()        # frames go into the pipe in order: one writer at a time
+        self._wake = threading.Event()
+        self._kicks = 0
+        self._closing = False
         env = dict(os.environ)
         package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         self._child = subprocess.Popen([sys.executable, "-m", "kvledger_capture.writer"], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, env=env)
-        self._send((folder, config, producer, segment_bytes))
+                                       stdout=subprocess.PIPE, env=env, bufsize=0)
+        self._pipe = self._child.stdin.fileno()
+        try:
+            fcntl.fcntl(self._pipe, fcntl.F_SETPIPE_SZ, self.PIPE_BYTES)
+        except (AttributeError, OSError):  # not Linux, or above the system's limit: the default pipe
+            pass
+        _write_all(self._pipe, _frame((folder, config, producer, segment_bytes)))
+        try:  # the sender's own, blocking, open of the pipe (O_NONBLOCK belongs to an open, not to the pipe)
+            self._sender_pipe = os.open("/proc/self/fd/%d" % self._pipe, os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            self._sender_pipe = None     # it waits for room with select() instead
+        os.set_blocking(self._pipe, False)
         self._reader = threading.Thread(target=self._read, name="kvledger-capture-reports", daemon=True)
         self._reader.start()
         self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
         self._thread.start()
 
-    #: Seconds the sender waits for a kick before it sends what is queued anyway.
-    IDLE_SECONDS = 0.05
-
     def put(self, record):
         if self.error is None:
-            self._queue.append(record)
+            self._records.append(record)
 
     def fail(self, reason):
-        self._queue.append(("fail", reason))
+        self._records.append(("fail", reason))
 
     def kick(self):
-        """The step's metadata is built: the scheduler's thread is about to wait for the model's forward pass,
-        the time for the sender to take the GIL (once a step, not once a record)."""
-        self._kicked.set()
+        """The step's metadata is built: the step's records go to the writer process, in one frame."""
+        self._kicks += 1
+        if self._records:
+            with self._lock:
+                self._send_records()
 
-    def _send(self, obj):
-        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-        self._child.stdin.write(struct.pack("<I", len(data)) + data)
-        self._child.stdin.flush()
+    def queued_bytes(self):
+        """Bytes of frames waiting for the sender (the writer process is behind)."""
+        return sum(len(chunk) for chunk in list(self._backlog)) + (1 if self._sending else 0) + self._unsent_bytes
+
+    def _send_records(self, now=False):
+        """Under ``_lock``: the records put so far, pickled in one frame; the frames go into the pipe once they
+        hold :attr:`WRITE_BYTES` (or ``now``), in one write that never waits, else after the sender's backlog."""
+        records = []
+        try:
+            while True:
+                records.append(self._records.popleft())
+        except IndexError:
+            pass
+        if self.error is not None:
+            self._unsent.clear()
+            return
+        if records:
+            try:
+                frame = _frame(records)
+            except Exception as e:  # a record that does not pickle: the child stops, logging it
+                calls = ", ".join(sorted({r.get("call", "?") for r in records if isinstance(r, dict)}))
+                frame = _frame([("fail", "cannot hand %s over to the writer process: %s: %s"
+                                 % (calls or "a call", type(e).__name__, e))])
+            self._unsent.append(frame)
+            self._unsent_bytes += len(frame)
+        if not self._unsent:
+            return
+        if self._backlog or self._sending:
+            self._backlog.extend(self._unsent)
+        elif self._unsent_bytes >= self.WRITE_BYTES or now:
+            data = self._unsent[0] if len(self._unsent) == 1 else b"".join(self._unsent)
+            try:
+                written = os.write(self._pipe, data)
+            except BlockingIOError:
+                written = 0
+            except OSError as e:
+                self._gone(e)
+                return
+            if written < len(data):
+                self._backlog.append(memoryview(data)[written:])
+                self._wake.set()
+        else:
+            return
+        self._unsent.clear()
+        self._unsent_bytes = 0
+
+    def _gone(self, e):
+        self._backlog.clear()
+        self._report("kvledger capture stopped: its writer process is gone (%s); %s keeps what it wrote (whole "
+                     "records only, readable)" % (e, self.folder))
 
     def _run(self):
-        stop = False
-        while not stop:
-            self._kicked.wait(self.IDLE_SECONDS)
-            self._kicked.clear()
-            batch = []
-            try:
-                while True:
-                    batch.append(self._queue.popleft())
-            except IndexError:
-                pass
-            out = []
-            for record in batch:
-                if record is _STOP:
-                    stop = True
-                    break
+        kicks = -1
+        while True:
+            self._wake.wait(self.IDLE_SECONDS)
+            self._wake.clear()
+            with self._lock:
+                closing = self._closing
+                if (self._records or self._unsent) and (closing or self._kicks == kicks):  # no step since: idle
+                    self._send_records(now=True)
+                kicks = self._kicks
+            while True:  # the backlog, all of it at once (one GIL hand-over for many frames), written outside the
+                with self._lock:  # lock: the scheduler's thread never waits
+                    if not self._backlog or self.error is not None:
+                        self._backlog.clear()
+                        self._sending = False
+                        break
+                    chunks = list(self._backlog)
+                    self._backlog.clear()
+                    self._sending = True
+                chunk = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 try:
-                    out.append(self._expander.copy(record))
-                except Exception as e:  # a request the capture cannot copy: the child stops, logging it
-                    out.append(("fail", "cannot copy %s: %s: %s" % (
-                        record.get("call") if isinstance(record, dict) else "a call", type(e).__name__, e)))
-            if out and self.error is None:
-                try:
-                    self._send(out)
-                except (OSError, ValueError) as e:
-                    self._report("kvledger capture stopped: its writer process is gone (%s); %s keeps what it "
-                                 "wrote (whole records only, readable)" % (e, self.folder))
+                    if self._sender_pipe is not None:
+                        _write_all(self._sender_pipe, chunk)
+                    else:
+                        _write_waiting(self._pipe, chunk)
+                except OSError as e:
+                    with self._lock:
+                        self._gone(e)
+            if closing:
+                break
         try:
-            self._child.stdin.close()
+            if self._sender_pipe is not None:
+                os.close(self._sender_pipe)
+            self._child.stdin.close()  # the writer process reads to its end, writes and closes the files
         except OSError:
             pass
 
@@ -286,10 +371,32 @@ class ProcessWriter:
     def close(self):
         """Sends what is queued, lets the child write it and close the files, and waits for it. Idempotent."""
         if self._thread.is_alive():
-            self._queue.append(_STOP)
-            self._kicked.set()
+            with self._lock:
+                self._closing = True
+            self._wake.set()
             self._thread.join()
         self._reader.join()
+
+
+def _frame(obj):
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return struct.pack("<I", len(data)) + data
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_waiting(fd, data):
+    """All of ``data`` to a non-blocking ``fd``, waiting for room (the GIL released)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            select.select([], [fd], [])
 
 
 def _child_main():
