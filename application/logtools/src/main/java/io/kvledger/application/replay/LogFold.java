@@ -236,7 +236,21 @@ public final class LogFold {
         }
     }
 
+    /**
+     * Forgets the pairings of chunks the tier no longer holds, except those a store in flight still writes:
+     * its {@code ChunksStored} names them in the log's keys, which must still pair with the job's.
+     */
     private void forgetUnheld(List<String> tokenKeys) {
-        keys.forget(tokenKeys.stream().filter(key -> !state.tier().holds(key)).toList());
+        List<String> unheld = tokenKeys.stream().filter(key -> !state.tier().holds(key)).toList();
+        if (unheld.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> written = new java.util.HashSet<>();
+        for (Job job : state.jobs().values()) {
+            if (job.isStore()) {
+                written.addAll(job.keys());
+            }
+        }
+        keys.forget(written.isEmpty() ? unheld : unheld.stream().filter(key -> !written.contains(key)).toList());
     }
 }
