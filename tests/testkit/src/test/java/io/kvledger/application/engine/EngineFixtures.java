@@ -1,7 +1,6 @@
 package io.kvledger.application.engine;
 
 
-import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.BlocksAllocated;
@@ -9,23 +8,24 @@ import io.kvledger.domain.event.ChunksStored;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
-import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.state.BlockHashes;
 import io.kvledger.testkit.EventMatcher;
+import io.kvledger.testkit.LedgerFixture;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Given-when-then vocabulary for the engine's rule tests: configurations, the given-part events, the
- * step that is the when-part, chunk keys, and matchers for events whose message is free prose. The
- * fixture is the public testkit's ({@link RuleFixture}), so every rule test runs through it.
+ * Vocabulary of the rule tests, written in the public testkit's given-when-then dialect
+ * ({@link LedgerFixture}): configurations, the given-part events, chunk keys, and matchers for events
+ * whose message is free prose.
  */
 final class EngineFixtures {
 
@@ -36,31 +36,6 @@ final class EngineFixtures {
     static final EngineConfig B4_DELAY_FREE = B4.withReleasePolicy(ReleasePolicy.DELAY_FREE);
 
     private EngineFixtures() {
-    }
-
-    static RuleFixture newFixture() {
-        // The testkit checks replay equals live after every step: the domain fold and a resumed ledger.
-        return new RuleFixture();
-    }
-
-    // ---- when ------------------------------------------------------------------------------------
-
-    /** One scheduler step; the commands get lines 1, 2, ... in order. */
-    static List<StepEntry> step(EngineCommand... commands) {
-        List<StepEntry> entries = new ArrayList<>();
-        for (int i = 0; i < commands.length; i++) {
-            entries.add(new StepEntry(i + 1, commands[i]));
-        }
-        return entries;
-    }
-
-    /** One scheduler step of commands at given lines. */
-    static List<StepEntry> step(StepEntry... entries) {
-        return List.of(entries);
-    }
-
-    static StepEntry line(long line, EngineCommand command) {
-        return new StepEntry(line, command);
     }
 
     // ---- given -----------------------------------------------------------------------------------
@@ -91,7 +66,7 @@ final class EngineFixtures {
     }
 
     /** Registered, matched with no hit, and allocated {@code blockIds}: RUNNING with {@code c = 0}. */
-    static List<Object> running(String requestId, List<Integer> promptTokens, Integer... blockIds) {
+    static List<EngineEvent> running(String requestId, List<Integer> promptTokens, Integer... blockIds) {
         return List.of(registered(requestId, promptTokens), matched(requestId), allocated(requestId, blockIds));
     }
 
@@ -99,7 +74,7 @@ final class EngineFixtures {
      * Under {@link #B4}: RUNNING on the given blocks, the request computed its whole prompt (four tokens
      * per block), and its one store job, {@code jobId}, of chunks {@code 0 .. blocks-1} is in flight.
      */
-    static List<Object> storing(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
+    static List<EngineEvent> storing(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
         List<Integer> chunks = IntStream.range(0, blockIds.length).boxed().toList();
         return history(running(requestId, prompt, blockIds), computed(requestId, prompt.size()),
                 new StoreJobScheduled(jobId, requestId, chunks, keys(prompt, chunks.toArray(Integer[]::new)),
@@ -107,7 +82,7 @@ final class EngineFixtures {
     }
 
     /** As {@link #storing}, and the store job completed: the chunks are ready in the tier. */
-    static List<Object> storedAndReady(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
+    static List<EngineEvent> storedAndReady(String requestId, List<Integer> prompt, long jobId, Integer... blockIds) {
         List<String> keys = keys(prompt, IntStream.range(0, blockIds.length).boxed().toArray(Integer[]::new));
         return history(storing(requestId, prompt, jobId, blockIds),
                 new StoreJobCompleted(jobId, requestId, true), new ChunksStored(keys));
@@ -127,20 +102,20 @@ final class EngineFixtures {
      * Under {@link #B4}: "a" (tokens 1..8, blocks 1, 2) stored chunks 0, 1 with job 0, now ready; "b"
      * (tokens 1..10) hit both and is LOADING them with job 1 into blocks 5, 6 of its table 5, 6, 7.
      */
-    static List<Object> bLoadingFromA() {
+    static List<EngineEvent> bLoadingFromA() {
         return history(storedAndReady("a", A8, 0, 1, 2), registered("b", B10),
                 new PrefixMatched("b", 0, 8, List.of(0, 1)), new BlocksAllocated("b", List.of(5, 6, 7), 8),
                 new LoadJobScheduled(1, "b", List.of(0, 1), keys(A8, 0, 1), List.of(5, 6)));
     }
 
-    /** The given events in order; lists among {@code parts} are spliced in. */
-    static List<Object> history(Object... parts) {
-        List<Object> events = new ArrayList<>();
+    /** The given events in order; lists of events among {@code parts} are spliced in. */
+    static List<EngineEvent> history(Object... parts) {
+        List<EngineEvent> events = new ArrayList<>();
         for (Object part : parts) {
             if (part instanceof List<?> list) {
-                events.addAll(list);
+                list.forEach(event -> events.add((EngineEvent) event));
             } else {
-                events.add(part);
+                events.add((EngineEvent) part);
             }
         }
         return events;
@@ -169,18 +144,6 @@ final class EngineFixtures {
     }
 
     // ---- then ------------------------------------------------------------------------------------
-
-    /**
-     * Exactly these domain events, in this order, and no more. Each item is an expected event (compared
-     * field by field) or a matcher of one (for {@link CommandRejected}, whose message is free prose).
-     */
-    static Expected exactly(Object... expected) {
-        return new Expected(List.of(expected));
-    }
-
-    /** The expected events of a step, for {@link RuleFixture.Then#expectEventsMatching}. */
-    record Expected(List<Object> events) {
-    }
 
     /** A rejection of a request command, matched by line, command name, code and request id. */
     static EventMatcher rejected(long line, String cmd, RejectionCode code, Object requestId) {

@@ -1,7 +1,6 @@
 package io.kvledger.application.engine;
 
 import static io.kvledger.application.engine.GroupFixtures.FULL_EAGLE;
-import static io.kvledger.application.engine.GroupFixtures.FULL_SWA4;
 import static io.kvledger.application.engine.GroupFixtures.FULL_SWA8;
 import static io.kvledger.application.engine.GroupFixtures.alloc;
 import static io.kvledger.application.engine.GroupFixtures.g;

@@ -1,6 +1,5 @@
 package io.kvledger.application.engine;
 
-import static io.kvledger.application.engine.EngineFixtures.exactly;
 import static io.kvledger.application.engine.EngineFixtures.A8;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.computed;
@@ -8,10 +7,8 @@ import static io.kvledger.application.engine.EngineFixtures.configured;
 import static io.kvledger.application.engine.EngineFixtures.history;
 import static io.kvledger.application.engine.EngineFixtures.keys;
 import static io.kvledger.application.engine.EngineFixtures.matched;
-import static io.kvledger.application.engine.EngineFixtures.newFixture;
 import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
 import static io.kvledger.application.engine.EngineFixtures.storing;
 
@@ -22,13 +19,14 @@ import io.kvledger.domain.command.PreemptRequest;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.RequestPreempted;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensComputed;
+import io.kvledger.testkit.LedgerFixture;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,76 +35,69 @@ import org.junit.jupiter.api.Test;
  */
 class PreemptionTest {
 
-    private RuleFixture fixture;
-
-    @BeforeEach
-    void setUp() {
-        fixture = newFixture();
-    }
-
     /** r (tokens 1..8, blocks 1, 2) computed its prompt: store job 0 of chunks 0, 1 is in flight. */
-    private static List<Object> rStoring() {
+    private static List<EngineEvent> rStoring() {
         return history(configured(B4), storing("r", A8, 0, 1, 2));
     }
 
     /** r preempted while its store job 0 (blocks 1, 2) was in flight. */
-    private static List<Object> rPreemptedWhileStoring() {
+    private static List<EngineEvent> rPreemptedWhileStoring() {
         return history(rStoring(), new RequestPreempted("r"), new FlushRequired(List.of(0L), List.of(1, 2)),
                 new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void preemptionFlushesTheStoresInFlightAndReleasesTheWholeTable() {
-        fixture.given(rStoring())
-                .when(step(new PreemptRequest("r")))
-                .expectEventsMatching(exactly(new RequestPreempted("r"), new FlushRequired(List.of(0L), List.of(1, 2)),
-                        new BlocksReleased("r", List.of(1, 2))));
+        LedgerFixture.fromHistory(rStoring())
+                .when(new PreemptRequest("r"))
+                .thenEvents(new RequestPreempted("r"), new FlushRequired(List.of(0L), List.of(1, 2)),
+                        new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void preemptionWithNothingInFlightHasNoFlush() {
-        fixture.given(history(configured(B4), storedAndReady("r", A8, 0, 1, 2)))
-                .when(step(new PreemptRequest("r")))
-                .expectEventsMatching(exactly(new RequestPreempted("r"), new BlocksReleased("r", List.of(1, 2))));
+        LedgerFixture.with(B4).given(storedAndReady("r", A8, 0, 1, 2))
+                .when(new PreemptRequest("r"))
+                .thenEvents(new RequestPreempted("r"), new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void preemptionOfAnEmptyTableReleasesNothing() {
-        fixture.given(configured(B4), registered("r", A8), matched("r"), new BlocksAllocated("r", List.of(), 0))
-                .when(step(new PreemptRequest("r")))
-                .expectEventsMatching(exactly(new RequestPreempted("r")));
+        LedgerFixture.with(B4).given(registered("r", A8), matched("r"), new BlocksAllocated("r", List.of(), 0))
+                .when(new PreemptRequest("r"))
+                .thenEvents(new RequestPreempted("r"));
     }
 
     @Test
     void theFlushNamesEveryStoreInFlightWithJobIdsAscending() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2), computed("r", 4),
+        LedgerFixture.with(B4).given(history(running("r", A8, 1, 2), computed("r", 4),
                         new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1)), computed("r", 8),
                         new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2))))
-                .when(step(new PreemptRequest("r")))
-                .expectEventsMatching(exactly(new RequestPreempted("r"), new FlushRequired(List.of(0L, 1L), List.of(1, 2)),
-                        new BlocksReleased("r", List.of(1, 2))));
+                .when(new PreemptRequest("r"))
+                .thenEvents(new RequestPreempted("r"), new FlushRequired(List.of(0L, 1L), List.of(1, 2)),
+                        new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void preemptionMakesCZeroAndKeepsTheCursor() {
         // The store failed, so the tier lacks chunks 0, 1; a cursor back at 0 would store them again.
-        fixture.given(history(rStoring(), new StoreJobCompleted(0, "r", false), new RequestPreempted("r"),
+        LedgerFixture.fromHistory(history(rStoring(), new StoreJobCompleted(0, "r", false), new RequestPreempted("r"),
                         new BlocksReleased("r", List.of(1, 2))))
-                .when(step(new AllocateBlocks("r", List.of(3, 4)), new ComputeTokens("r", 8)))
-                .expectEventsMatching(exactly(new BlocksAllocated("r", List.of(3, 4), 0), new TokensComputed("r", 8)));
+                .when(new AllocateBlocks("r", List.of(3, 4)), new ComputeTokens("r", 8))
+                .thenEvents(new BlocksAllocated("r", List.of(3, 4), 0), new TokensComputed("r", 8));
     }
 
     @Test
     void preemptionDoesNotFenceTheBlocksOfItsStores() {
-        fixture.given(history(rPreemptedWhileStoring(), registered("q", A8)))
-                .when(step(new AllocateBlocks("q", List.of(1, 2))))
-                .expectEventsMatching(exactly(new BlocksAllocated("q", List.of(1, 2), 0)));
+        LedgerFixture.fromHistory(history(rPreemptedWhileStoring(), registered("q", A8)))
+                .when(new AllocateBlocks("q", List.of(1, 2)))
+                .thenEvents(new BlocksAllocated("q", List.of(1, 2), 0));
     }
 
     @Test
     void aFlushedStoreStillCompletesAfterThePreemption() {
-        fixture.given(rPreemptedWhileStoring())
-                .when(step(new CompleteTransfer(0)))
-                .expectEventsMatching(exactly(new StoreJobCompleted(0, "r", true), new ChunksStored(keys(A8, 0, 1))));
+        LedgerFixture.fromHistory(rPreemptedWhileStoring())
+                .when(new CompleteTransfer(0))
+                .thenEvents(new StoreJobCompleted(0, "r", true), new ChunksStored(keys(A8, 0, 1)));
     }
 }

@@ -5,17 +5,13 @@ import static io.kvledger.application.engine.EngineFixtures.B10;
 import static io.kvledger.application.engine.EngineFixtures.B4;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
-import static io.kvledger.application.engine.EngineFixtures.configured;
-import static io.kvledger.application.engine.EngineFixtures.exactly;
 import static io.kvledger.application.engine.EngineFixtures.history;
 import static io.kvledger.application.engine.EngineFixtures.keys;
 import static io.kvledger.application.engine.EngineFixtures.matched;
-import static io.kvledger.application.engine.EngineFixtures.newFixture;
 import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.rejected;
 import static io.kvledger.application.engine.EngineFixtures.rejectedJob;
 import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.DUPLICATE_REQUEST;
@@ -43,8 +39,8 @@ import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.PrefixMatched;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.testkit.LedgerFixture;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,135 +51,128 @@ import org.junit.jupiter.api.Test;
  */
 class RejectionPrecedenceTest {
 
-    private RuleFixture fixture;
-
-    @BeforeEach
-    void setUp() {
-        fixture = newFixture();
-    }
-
     @Test
     void aBadRequestIdComesBeforeEveryOtherCode() {
-        fixture.given(configured(B4))
-                .when(step(new InvalidCommand("ComputeTokens", null, "requestId is missing; tokens is 4.0", null, null),
-                        new InvalidCommand("RegisterRequest", null, "requestId must be a string", 12L, null)))
-                .expectEventsMatching(exactly(rejected(1, "ComputeTokens", INVALID_ARGUMENT, null),
-                        rejected(2, "RegisterRequest", INVALID_ARGUMENT, 12L)));
+        LedgerFixture.with(B4)
+                .when(new InvalidCommand("ComputeTokens", null, "requestId is missing; tokens is 4.0", null, null),
+                        new InvalidCommand("RegisterRequest", null, "requestId must be a string", 12L, null))
+                .thenEvents(rejected(1, "ComputeTokens", INVALID_ARGUMENT, null),
+                        rejected(2, "RegisterRequest", INVALID_ARGUMENT, 12L));
     }
 
     @Test
     void anUnknownRequestComesBeforeItsBadFields() {
-        fixture.given(configured(B4))
-                .when(step(new ComputeTokens("nobody", 0), new MatchPrefix("nobody", 3),
+        LedgerFixture.with(B4)
+                .when(new ComputeTokens("nobody", 0), new MatchPrefix("nobody", 3),
                         new AllocateBlocks("nobody", List.of(-1), -4), new RejectTokens("nobody", 0),
                         new AppendTokens("nobody", List.of()), new FinishRequest("nobody", null),
-                        new InvalidCommand("ComputeTokens", "nobody", "tokens is missing", "nobody", null)))
-                .expectEventsMatching(exactly(rejected(1, "ComputeTokens", UNKNOWN_REQUEST, "nobody"),
+                        new InvalidCommand("ComputeTokens", "nobody", "tokens is missing", "nobody", null))
+                .thenEvents(rejected(1, "ComputeTokens", UNKNOWN_REQUEST, "nobody"),
                         rejected(2, "MatchPrefix", UNKNOWN_REQUEST, "nobody"),
                         rejected(3, "AllocateBlocks", UNKNOWN_REQUEST, "nobody"),
                         rejected(4, "RejectTokens", UNKNOWN_REQUEST, "nobody"),
                         rejected(5, "AppendTokens", UNKNOWN_REQUEST, "nobody"),
                         rejected(6, "FinishRequest", UNKNOWN_REQUEST, "nobody"),
-                        rejected(7, "ComputeTokens", UNKNOWN_REQUEST, "nobody")));
+                        rejected(7, "ComputeTokens", UNKNOWN_REQUEST, "nobody"));
     }
 
     @Test
     void aDuplicateRequestComesBeforeItsBadFields() {
-        fixture.given(configured(B4), registered("r", A8))
-                .when(step(new RegisterRequest("r", List.of()), new RegisterRequest("r", List.of(-1)),
-                        new InvalidCommand("RegisterRequest", "r", "promptTokens is missing", "r", null)))
-                .expectEventsMatching(exactly(rejected(1, "RegisterRequest", DUPLICATE_REQUEST, "r"),
+        LedgerFixture.with(B4).given(registered("r", A8))
+                .when(new RegisterRequest("r", List.of()), new RegisterRequest("r", List.of(-1)),
+                        new InvalidCommand("RegisterRequest", "r", "promptTokens is missing", "r", null))
+                .thenEvents(rejected(1, "RegisterRequest", DUPLICATE_REQUEST, "r"),
                         rejected(2, "RegisterRequest", DUPLICATE_REQUEST, "r"),
-                        rejected(3, "RegisterRequest", DUPLICATE_REQUEST, "r")));
+                        rejected(3, "RegisterRequest", DUPLICATE_REQUEST, "r"));
     }
 
     @Test
     void aTerminatedRequestComesBeforeItsBadFields() {
-        fixture.given(configured(B4), registered("r", A8), matched("r"), new RequestAborted("r"))
-                .when(step(new ComputeTokens("r", 0), new MatchPrefix("r", 3), new AllocateBlocks("r", List.of(-1)),
+        LedgerFixture.with(B4).given(registered("r", A8), matched("r"), new RequestAborted("r"))
+                .when(new ComputeTokens("r", 0), new MatchPrefix("r", 3), new AllocateBlocks("r", List.of(-1)),
                         new RejectTokens("r", 0), new AppendTokens("r", List.of()), new FinishRequest("r", null),
-                        new InvalidCommand("ComputeTokens", "r", "tokens is missing", "r", null)))
-                .expectEventsMatching(exactly(rejected(1, "ComputeTokens", REQUEST_TERMINATED, "r"),
+                        new InvalidCommand("ComputeTokens", "r", "tokens is missing", "r", null))
+                .thenEvents(rejected(1, "ComputeTokens", REQUEST_TERMINATED, "r"),
                         rejected(2, "MatchPrefix", REQUEST_TERMINATED, "r"),
                         rejected(3, "AllocateBlocks", REQUEST_TERMINATED, "r"),
                         rejected(4, "RejectTokens", REQUEST_TERMINATED, "r"),
                         rejected(5, "AppendTokens", REQUEST_TERMINATED, "r"),
                         rejected(6, "FinishRequest", REQUEST_TERMINATED, "r"),
-                        rejected(7, "ComputeTokens", REQUEST_TERMINATED, "r")));
+                        rejected(7, "ComputeTokens", REQUEST_TERMINATED, "r"));
     }
 
     @Test
     void ownFieldsComeBeforeTheStateInWaiting() {
         // WAITING with c = 0, n = 8: RejectTokens 1 would go below the floor n - 1.
-        fixture.given(configured(B4), registered("r", A8), matched("r"))
-                .when(step(new ComputeTokens("r", 0), new RejectTokens("r", 1)))
-                .expectEventsMatching(exactly(rejected(1, "ComputeTokens", INVALID_ARGUMENT, "r"),
-                        rejected(2, "RejectTokens", INVALID_ARGUMENT, "r")));
+        LedgerFixture.with(B4).given(registered("r", A8), matched("r"))
+                .when(new ComputeTokens("r", 0), new RejectTokens("r", 1))
+                .thenEvents(rejected(1, "ComputeTokens", INVALID_ARGUMENT, "r"),
+                        rejected(2, "RejectTokens", INVALID_ARGUMENT, "r"));
     }
 
     @Test
     void ownFieldsComeBeforeTheStateWhileRunning() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2)))
-                .when(step(new MatchPrefix("r", 12), new MatchPrefix("r", 3), new MatchPrefix("r", 4)))
-                .expectEventsMatching(exactly(rejected(1, "MatchPrefix", INVALID_ARGUMENT, "r"),
+        LedgerFixture.with(B4).given(running("r", A8, 1, 2))
+                .when(new MatchPrefix("r", 12), new MatchPrefix("r", 3), new MatchPrefix("r", 4))
+                .thenEvents(rejected(1, "MatchPrefix", INVALID_ARGUMENT, "r"),
                         rejected(2, "MatchPrefix", INVALID_ARGUMENT, "r"),
-                        rejected(3, "MatchPrefix", INVALID_STATE, "r")));
+                        rejected(3, "MatchPrefix", INVALID_STATE, "r"));
     }
 
     @Test
     void ownFieldsComeBeforeTheStateWhileLoading() {
-        fixture.given(history(configured(B4), bLoadingFromA()))
-                .when(step(new AllocateBlocks("b", List.of(-8)), new AllocateBlocks("b", List.of(8), -4),
-                        new FinishRequest("b", null), new ComputeTokens("b", 0), new AllocateBlocks("b", List.of(8))))
-                .expectEventsMatching(exactly(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "b"),
+        LedgerFixture.with(B4).given(bLoadingFromA())
+                .when(new AllocateBlocks("b", List.of(-8)), new AllocateBlocks("b", List.of(8), -4),
+                        new FinishRequest("b", null), new ComputeTokens("b", 0), new AllocateBlocks("b", List.of(8)))
+                .thenEvents(rejected(1, "AllocateBlocks", INVALID_ARGUMENT, "b"),
                         rejected(2, "AllocateBlocks", INVALID_ARGUMENT, "b"),
                         rejected(3, "FinishRequest", INVALID_ARGUMENT, "b"),
                         rejected(4, "ComputeTokens", INVALID_ARGUMENT, "b"),
-                        rejected(5, "AllocateBlocks", INVALID_STATE, "b")));
+                        rejected(5, "AllocateBlocks", INVALID_STATE, "b"));
     }
 
     @Test
     void aLoadInTheWrongStateIsInvalidStateEvenWithATableTooShort() {
-        fixture.given(history(configured(B4), running("r", B10, 5), storedAndReady("a", A8, 0, 1, 2),
+        LedgerFixture.with(B4).given(history(running("r", B10, 5), storedAndReady("a", A8, 0, 1, 2),
                         registered("w", B10)))
-                .when(step(new AllocateBlocks("r", List.of(), 8), new AllocateBlocks("w", List.of(), 8)))
-                .expectEventsMatching(exactly(rejected(1, "AllocateBlocks", INVALID_STATE, "r"),
-                        rejected(2, "AllocateBlocks", INVALID_STATE, "w")));
+                .when(new AllocateBlocks("r", List.of(), 8), new AllocateBlocks("w", List.of(), 8))
+                .thenEvents(rejected(1, "AllocateBlocks", INVALID_STATE, "r"),
+                        rejected(2, "AllocateBlocks", INVALID_STATE, "w"));
     }
 
     @Test
     void aLoadOfAnEvictedHitIsInvalidStateEvenWithATableTooShort() {
         List<Integer> x8 = tokens(101, 108);
-        fixture.given(history(configured(B4.withCpuCapacityChunks(2)), storedAndReady("a", A8, 0, 1, 2),
+        LedgerFixture.with(B4.withCpuCapacityChunks(2)).given(history(storedAndReady("a", A8, 0, 1, 2),
                         registered("b", B10), new PrefixMatched("b", 0, 8, List.of(0, 1)), running("x", x8, 9),
                         computed("x", 4), new ChunksEvicted(keys(A8, 1)),
                         new StoreJobScheduled(1, "x", List.of(0), keys(x8, 0), List.of(9))))
-                .when(step(new AllocateBlocks("b", List.of(5), 8)))
-                .expectEventsMatching(exactly(rejected(1, "AllocateBlocks", INVALID_STATE, "b")));
+                .when(new AllocateBlocks("b", List.of(5), 8))
+                .thenEvents(rejected(1, "AllocateBlocks", INVALID_STATE, "b"));
     }
 
     @Test
     void forCompletionsInvalidArgumentComesFirstThenUnknownJob() {
-        fixture.given(configured(B4))
-                .when(step(new CompleteTransfer(-3), new CompleteTransfer(0),
-                        new InvalidCommand("CompleteTransfer", null, "success must be a boolean", null, 0L)))
-                .expectEventsMatching(exactly(rejectedJob(1, INVALID_ARGUMENT, -3L), rejectedJob(2, UNKNOWN_JOB, 0L),
-                        rejectedJob(3, INVALID_ARGUMENT, 0L)));
+        LedgerFixture.with(B4)
+                .when(new CompleteTransfer(-3), new CompleteTransfer(0),
+                        new InvalidCommand("CompleteTransfer", null, "success must be a boolean", null, 0L))
+                .thenEvents(rejectedJob(1, INVALID_ARGUMENT, -3L), rejectedJob(2, UNKNOWN_JOB, 0L),
+                        rejectedJob(3, INVALID_ARGUMENT, 0L));
     }
 
     @Test
     void forCompletionsStaleJobComesBeforeJobAlreadyComplete() {
-        fixture.given(history(configured(B4), storedAndReady("a", A8, 0, 1, 2), new CacheReset(1)))
-                .when(step(new CompleteTransfer(0), new CompleteTransfer(1)))
-                .expectEventsMatching(exactly(rejectedJob(1, STALE_JOB, 0L), rejectedJob(2, UNKNOWN_JOB, 1L)));
+        LedgerFixture.with(B4).given(history(storedAndReady("a", A8, 0, 1, 2), new CacheReset(1)))
+                .when(new CompleteTransfer(0), new CompleteTransfer(1))
+                .thenEvents(rejectedJob(1, STALE_JOB, 0L), rejectedJob(2, UNKNOWN_JOB, 1L));
     }
 
     @Test
     void aRejectedTerminalCommandLeavesTheRequestLive() {
-        fixture.given(history(configured(B4), bLoadingFromA()))
-                .when(step(new FinishRequest("b", FinishReason.STOPPED),
-                        new AbortRequest("b")))
-                .expectEventsMatching(exactly(rejected(1, "FinishRequest", INVALID_STATE, "b"),
-                        new RequestAborted("b"), new BlocksReleased("b", List.of(7))));
+        LedgerFixture.with(B4).given(bLoadingFromA())
+                .when(new FinishRequest("b", FinishReason.STOPPED),
+                        new AbortRequest("b"))
+                .thenEvents(rejected(1, "FinishRequest", INVALID_STATE, "b"),
+                        new RequestAborted("b"), new BlocksReleased("b", List.of(7)));
     }
 }

@@ -9,15 +9,12 @@ import static io.kvledger.application.engine.EngineFixtures.X8;
 import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
-import static io.kvledger.application.engine.EngineFixtures.exactly;
 import static io.kvledger.application.engine.EngineFixtures.history;
 import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.newFixture;
 import static io.kvledger.application.engine.EngineFixtures.registered;
 import static io.kvledger.application.engine.EngineFixtures.rejected;
 import static io.kvledger.application.engine.EngineFixtures.rejectedJob;
 import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.INVALID_STATE;
@@ -33,6 +30,7 @@ import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.PrefixMatched;
@@ -41,8 +39,8 @@ import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensComputed;
+import io.kvledger.testkit.LedgerFixture;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,128 +50,121 @@ import org.junit.jupiter.api.Test;
  */
 class ResetCacheTest {
 
-    private RuleFixture fixture;
-
-    @BeforeEach
-    void setUp() {
-        fixture = newFixture();
-    }
-
     /** b loads a's chunks with job 1 (blocks 5, 6); x stores its chunk 0 with job 2 (block 9). */
-    private static List<Object> aLoadAndAStoreInFlight() {
+    private static List<EngineEvent> aLoadAndAStoreInFlight() {
         return history(configured(B4), bLoadingFromA(), running("x", X8, 9), computed("x", 4),
                 new StoreJobScheduled(2, "x", List.of(0), keys(X8, 0), List.of(9)));
     }
 
     @Test
     void aResetWithNothingInFlightOnlyNamesTheNextJobId() {
-        fixture.given(history(configured(B4), storedAndReady("a", A8, 0, 1, 2)))
-                .when(step(new ResetCache()))
-                .expectEventsMatching(exactly(new CacheReset(1)));
+        LedgerFixture.with(B4).given(storedAndReady("a", A8, 0, 1, 2))
+                .when(new ResetCache())
+                .thenEvents(new CacheReset(1));
     }
 
     @Test
     void aResetOfANewEngineNamesJobZero() {
-        fixture.given(configured(B4))
-                .when(step(new ResetCache(), new ResetCache()))
-                .expectEventsMatching(exactly(new CacheReset(0), new CacheReset(0)));
+        LedgerFixture.with(B4)
+                .when(new ResetCache(), new ResetCache())
+                .thenEvents(new CacheReset(0), new CacheReset(0));
     }
 
     @Test
     void aResetFlushesEveryJobInFlightInOneFlushRequired() {
-        fixture.given(aLoadAndAStoreInFlight())
-                .when(step(new ResetCache()))
-                .expectEventsMatching(exactly(new CacheReset(3), new FlushRequired(List.of(1L, 2L), List.of(5, 6, 9))));
+        LedgerFixture.fromHistory(aLoadAndAStoreInFlight())
+                .when(new ResetCache())
+                .thenEvents(new CacheReset(3), new FlushRequired(List.of(1L, 2L), List.of(5, 6, 9)));
     }
 
     @Test
     void completionsOfJobsBelowTheResetAreStaleJob() {
         // Job 0 had already ended before the reset: STALE_JOB comes before JOB_ALREADY_COMPLETE.
-        fixture.given(history(aLoadAndAStoreInFlight(), new CacheReset(3),
+        LedgerFixture.fromHistory(history(aLoadAndAStoreInFlight(), new CacheReset(3),
                         new FlushRequired(List.of(1L, 2L), List.of(5, 6, 9))))
-                .when(step(new CompleteTransfer(1), new CompleteTransfer(2, false), new CompleteTransfer(0)))
-                .expectEventsMatching(exactly(rejectedJob(1, STALE_JOB, 1L), rejectedJob(2, STALE_JOB, 2L),
-                        rejectedJob(3, STALE_JOB, 0L)));
+                .when(new CompleteTransfer(1), new CompleteTransfer(2, false), new CompleteTransfer(0))
+                .thenEvents(rejectedJob(1, STALE_JOB, 1L), rejectedJob(2, STALE_JOB, 2L),
+                        rejectedJob(3, STALE_JOB, 0L));
     }
 
     @Test
     void aLoadingRequestBecomesRunningWithCAtItsGpuHitAndItsCursorAtZero() {
-        fixture.given(history(configured(B4), bLoadingFromA()))
-                .when(step(new ResetCache(), new ComputeTokens("b", 4)))
-                .expectEventsMatching(exactly(new CacheReset(2), new FlushRequired(List.of(1L), List.of(5, 6)),
+        LedgerFixture.with(B4).given(bLoadingFromA())
+                .when(new ResetCache(), new ComputeTokens("b", 4))
+                .thenEvents(new CacheReset(2), new FlushRequired(List.of(1L), List.of(5, 6)),
                         new TokensComputed("b", 4),
-                        new StoreJobScheduled(2, "b", List.of(0), keys(A8, 0), List.of(5))));
+                        new StoreJobScheduled(2, "b", List.of(0), keys(A8, 0), List.of(5)));
     }
 
     @Test
     void aLoadingRequestWithAGpuHitIsRunningWithCEqualToThatHit() {
         // b hit 4 tokens on the GPU and loads chunks 1, 2: after the reset c = L = 4.
-        fixture.given(history(configured(B4), storedAndReady("a", P12, 0, 1, 2, 3), registered("b", tokens(1, 14)),
+        LedgerFixture.with(B4).given(history(storedAndReady("a", P12, 0, 1, 2, 3), registered("b", tokens(1, 14)),
                         new PrefixMatched("b", 4, 8, List.of(1, 2)), new BlocksAllocated("b", List.of(20, 21, 22, 23), 8),
                         new LoadJobScheduled(1, "b", List.of(1, 2), keys(P12, 1, 2), List.of(21, 22))))
-                .when(step(new ResetCache(), new ComputeTokens("b", 4)))
-                .expectEventsMatching(exactly(new CacheReset(2), new FlushRequired(List.of(1L), List.of(21, 22)),
+                .when(new ResetCache(), new ComputeTokens("b", 4))
+                .thenEvents(new CacheReset(2), new FlushRequired(List.of(1L), List.of(21, 22)),
                         new TokensComputed("b", 8),
-                        new StoreJobScheduled(2, "b", List.of(0, 1), keys(P12, 0, 1), List.of(20, 21))));
+                        new StoreJobScheduled(2, "b", List.of(0, 1), keys(P12, 0, 1), List.of(20, 21)));
     }
 
     @Test
     void cursorsReturnToZeroAndJobIdsGoOn() {
-        fixture.given(history(configured(B4), running("r", P12, 1, 2, 3), computed("r", 8),
+        LedgerFixture.with(B4).given(history(running("r", P12, 1, 2, 3), computed("r", 8),
                         new StoreJobScheduled(0, "r", List.of(0, 1), keys(P12, 0, 1), List.of(1, 2)),
                         new StoreJobCompleted(0, "r", true), new ChunksStored(keys(P12, 0, 1))))
-                .when(step(new ResetCache(), new ComputeTokens("r", 4), new CompleteTransfer(1)))
-                .expectEventsMatching(exactly(new CacheReset(1), new TokensComputed("r", 12),
+                .when(new ResetCache(), new ComputeTokens("r", 4), new CompleteTransfer(1))
+                .thenEvents(new CacheReset(1), new TokensComputed("r", 12),
                         new StoreJobScheduled(1, "r", List.of(0, 1, 2), keys(P12, 0, 1, 2), List.of(1, 2, 3)),
                         new StoreJobCompleted(1, "r", true),
-                        new ChunksStored(keys(P12, 0, 1, 2))));
+                        new ChunksStored(keys(P12, 0, 1, 2)));
     }
 
     @Test
     void theTierIsEmptiedWithoutChunksEvicted() {
-        fixture.given(history(configured(B4), storedAndReady("a", A8, 0, 1, 2), registered("b", B10)))
-                .when(step(new ResetCache(), new MatchPrefix("b")))
-                .expectEventsMatching(exactly(new CacheReset(1), new PrefixMatched("b", 0, 0, List.of())));
+        LedgerFixture.with(B4).given(history(storedAndReady("a", A8, 0, 1, 2), registered("b", B10)))
+                .when(new ResetCache(), new MatchPrefix("b"))
+                .thenEvents(new CacheReset(1), new PrefixMatched("b", 0, 0, List.of()));
     }
 
     @Test
     void anUnusedMatchCannotLoadAfterTheReset() {
-        fixture.given(history(configured(B4), storedAndReady("a", A8, 0, 1, 2), registered("b", B10),
+        LedgerFixture.with(B4).given(history(storedAndReady("a", A8, 0, 1, 2), registered("b", B10),
                         new PrefixMatched("b", 0, 8, List.of(0, 1))))
-                .when(step(new ResetCache(), new AllocateBlocks("b", List.of(5, 6, 7), 8)))
-                .expectEventsMatching(exactly(new CacheReset(1), rejected(2, "AllocateBlocks", INVALID_STATE, "b")));
+                .when(new ResetCache(), new AllocateBlocks("b", List.of(5, 6, 7), 8))
+                .thenEvents(new CacheReset(1), rejected(2, "AllocateBlocks", INVALID_STATE, "b"));
     }
 
     @Test
     void fencesAreLifted() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2), computed("r", 8),
+        LedgerFixture.with(B4).given(history(running("r", A8, 1, 2), computed("r", 8),
                         new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2)),
                         new RequestFinished("r", FinishReason.STOPPED), new BlocksReleased("r", List.of(1, 2)),
                         registered("q", A8)))
-                .when(step(new ResetCache(), new AllocateBlocks("q", List.of(1, 2))))
-                .expectEventsMatching(exactly(new CacheReset(1), new FlushRequired(List.of(0L), List.of(1, 2)),
-                        new BlocksAllocated("q", List.of(1, 2), 0)));
+                .when(new ResetCache(), new AllocateBlocks("q", List.of(1, 2)))
+                .thenEvents(new CacheReset(1), new FlushRequired(List.of(0L), List.of(1, 2)),
+                        new BlocksAllocated("q", List.of(1, 2), 0));
     }
 
     @Test
     void blocksStillHeldForTerminatedRequestsAreReleasedInRegistrationOrder() {
         List<Integer> p4 = tokens(1, 4);
         List<Integer> q4 = tokens(101, 104);
-        fixture.given(history(configured(B4_DELAY_FREE), running("p", p4, 1), running("q", q4, 2),
+        LedgerFixture.with(B4_DELAY_FREE).given(history(running("p", p4, 1), running("q", q4, 2),
                         computed("p", 4), new StoreJobScheduled(0, "p", List.of(0), keys(p4, 0), List.of(1)),
                         computed("q", 4), new StoreJobScheduled(1, "q", List.of(0), keys(q4, 0), List.of(2)),
                         new RequestFinished("q", FinishReason.STOPPED), new RequestFinished("p", FinishReason.STOPPED)))
-                .when(step(new ResetCache()))
-                .expectEventsMatching(exactly(new CacheReset(2), new FlushRequired(List.of(0L, 1L), List.of(1, 2)),
-                        new BlocksReleased("p", List.of(1)), new BlocksReleased("q", List.of(2))));
+                .when(new ResetCache())
+                .thenEvents(new CacheReset(2), new FlushRequired(List.of(0L, 1L), List.of(1, 2)),
+                        new BlocksReleased("p", List.of(1)), new BlocksReleased("q", List.of(2)));
     }
 
     @Test
     void theDestinationBlocksOfAnAbortedLoadAreReleasedAtTheReset() {
-        fixture.given(history(configured(B4), bLoadingFromA(), new RequestAborted("b"),
+        LedgerFixture.with(B4).given(history(bLoadingFromA(), new RequestAborted("b"),
                         new BlocksReleased("b", List.of(7))))
-                .when(step(new ResetCache()))
-                .expectEventsMatching(exactly(new CacheReset(2), new FlushRequired(List.of(1L), List.of(5, 6)),
-                        new BlocksReleased("b", List.of(5, 6))));
+                .when(new ResetCache())
+                .thenEvents(new CacheReset(2), new FlushRequired(List.of(1L), List.of(5, 6)),
+                        new BlocksReleased("b", List.of(5, 6)));
     }
 }

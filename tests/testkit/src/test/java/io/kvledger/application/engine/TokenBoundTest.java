@@ -6,13 +6,10 @@ import static io.kvledger.application.engine.EngineFixtures.B4F2;
 import static io.kvledger.application.engine.EngineFixtures.allocated;
 import static io.kvledger.application.engine.EngineFixtures.computed;
 import static io.kvledger.application.engine.EngineFixtures.configured;
-import static io.kvledger.application.engine.EngineFixtures.exactly;
 import static io.kvledger.application.engine.EngineFixtures.history;
 import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.newFixture;
 import static io.kvledger.application.engine.EngineFixtures.rejected;
 import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.step;
 import static io.kvledger.application.engine.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 
@@ -25,14 +22,15 @@ import io.kvledger.domain.command.FinishRequest;
 import io.kvledger.domain.command.RejectTokens;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
+import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RequestAborted;
 import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
+import io.kvledger.testkit.LedgerFixture;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,15 +42,8 @@ class TokenBoundTest {
     private static final List<Integer> P6 = tokens(1, 6);
     private static final List<Integer> P7 = tokens(1, 7);
 
-    private RuleFixture fixture;
-
-    @BeforeEach
-    void setUp() {
-        fixture = newFixture();
-    }
-
     /** r: prompt 1..6 on blocks 1, 2; chunk 0 stored (job 0); n = 7 after one output; block 3 added. */
-    private static List<Object> rDecodingP6() {
+    private static List<EngineEvent> rDecodingP6() {
         return history(configured(B4), running("r", P6, 1, 2), computed("r", 6),
                 new StoreJobScheduled(0, "r", List.of(0), keys(P6, 0), List.of(1)),
                 new TokensAppended("r", 7, List.of(7)), allocated("r", 3));
@@ -60,171 +51,171 @@ class TokenBoundTest {
 
     @Test
     void computeTokensStoresEveryFullChunkOfTheTable() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2)))
-                .when(step(new ComputeTokens("r", 8)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
-                        new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2))));
+        LedgerFixture.with(B4).given(running("r", A8, 1, 2))
+                .when(new ComputeTokens("r", 8))
+                .thenEvents(new TokensComputed("r", 8),
+                        new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2)));
     }
 
     @Test
     void aPartlyComputedChunkIsNotStored() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2)))
-                .when(step(new ComputeTokens("r", 6)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 6),
-                        new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1))));
+        LedgerFixture.with(B4).given(running("r", A8, 1, 2))
+                .when(new ComputeTokens("r", 6))
+                .thenEvents(new TokensComputed("r", 6),
+                        new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1)));
     }
 
     @Test
     void nothingIsStoredBeforeAWholeChunkIsComputed() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2)))
-                .when(step(new ComputeTokens("r", 3)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 3)));
+        LedgerFixture.with(B4).given(running("r", A8, 1, 2))
+                .when(new ComputeTokens("r", 3))
+                .thenEvents(new TokensComputed("r", 3));
     }
 
     @Test
     void theCursorNeverOffersAStoredChunkAgain() {
-        fixture.given(history(configured(B4), running("r", A8, 1, 2), computed("r", 4),
+        LedgerFixture.with(B4).given(history(running("r", A8, 1, 2), computed("r", 4),
                         new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1))))
-                .when(step(new ComputeTokens("r", 4)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
-                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2))));
+                .when(new ComputeTokens("r", 4))
+                .thenEvents(new TokensComputed("r", 8),
+                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2)));
     }
 
     @Test
     void theTableBoundsTheStoreAndAllocatingDoesNotOffer() {
-        fixture.given(history(configured(B4), running("r", A8, 1)))
-                .when(step(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(2)), new ComputeTokens("r", 1)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
+        LedgerFixture.with(B4).given(running("r", A8, 1))
+                .when(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(2)), new ComputeTokens("r", 1))
+                .thenEvents(new TokensComputed("r", 8),
                         new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1)),
                         new BlocksAllocated("r", List.of(2), 0),
                         new TokensComputed("r", 9),
-                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2))));
+                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2)));
     }
 
     @Test
     void withTwoBlocksPerChunkTheTableMustHoldBothBlocksOfAChunk() {
         List<Integer> p16 = tokens(1, 16);
-        fixture.given(history(configured(B4F2), running("r", p16, 1)))
-                .when(step(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(2)), new ComputeTokens("r", 4)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8), new BlocksAllocated("r", List.of(2), 0),
+        LedgerFixture.with(B4F2).given(running("r", p16, 1))
+                .when(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(2)), new ComputeTokens("r", 4))
+                .thenEvents(new TokensComputed("r", 8), new BlocksAllocated("r", List.of(2), 0),
                         new TokensComputed("r", 12),
-                        new StoreJobScheduled(0, "r", List.of(0), keys(B4F2, p16, 0), List.of(1, 2))));
+                        new StoreJobScheduled(0, "r", List.of(0), keys(B4F2, p16, 0), List.of(1, 2)));
     }
 
     @Test
     void chunkedPrefillWithTwoBlocksPerChunkStoresOneJobPerFullChunk() {
         List<Integer> p20 = tokens(1, 20);
-        fixture.given(history(configured(B4F2), running("r", p20, 1, 2), computed("r", 8),
+        LedgerFixture.with(B4F2).given(history(running("r", p20, 1, 2), computed("r", 8),
                         new StoreJobScheduled(0, "r", List.of(0), keys(B4F2, p20, 0), List.of(1, 2)),
                         allocated("r", 3, 4)))
-                .when(step(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(5)), new ComputeTokens("r", 4)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 16),
+                .when(new ComputeTokens("r", 8), new AllocateBlocks("r", List.of(5)), new ComputeTokens("r", 4))
+                .thenEvents(new TokensComputed("r", 16),
                         new StoreJobScheduled(1, "r", List.of(1), keys(B4F2, p20, 1), List.of(3, 4)),
                         new BlocksAllocated("r", List.of(5), 0),
-                        new TokensComputed("r", 20)));
+                        new TokensComputed("r", 20));
     }
 
     @Test
     void speculativeTokensPastNAreNotStored() {
-        fixture.given(rDecodingP6())
-                .when(step(new ComputeTokens("r", 3)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 9)));
+        LedgerFixture.fromHistory(rDecodingP6())
+                .when(new ComputeTokens("r", 3))
+                .thenEvents(new TokensComputed("r", 9));
     }
 
     @Test
     void appendingTokensDoesNotOfferButTheNextComputeTokensDoes() {
-        fixture.given(history(rDecodingP6(), computed("r", 9)))
-                .when(step(new AppendTokens("r", List.of(8)), new ComputeTokens("r", 1)))
-                .expectEventsMatching(exactly(new TokensAppended("r", 8, List.of(8)), new TokensComputed("r", 10),
-                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2))));
+        LedgerFixture.fromHistory(history(rDecodingP6(), computed("r", 9)))
+                .when(new AppendTokens("r", List.of(8)), new ComputeTokens("r", 1))
+                .thenEvents(new TokensAppended("r", 8, List.of(8)), new TokensComputed("r", 10),
+                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2)));
     }
 
     @Test
     void rejectTokensTakesComputedTokensBackDownToNMinusOne() {
-        fixture.given(history(rDecodingP6(), computed("r", 9)))
-                .when(step(new RejectTokens("r", 2), new RejectTokens("r", 1)))
-                .expectEventsMatching(exactly(new TokensRejected("r", 7), new TokensRejected("r", 6)));
+        LedgerFixture.fromHistory(history(rDecodingP6(), computed("r", 9)))
+                .when(new RejectTokens("r", 2), new RejectTokens("r", 1))
+                .thenEvents(new TokensRejected("r", 7), new TokensRejected("r", 6));
     }
 
     @Test
     void rejectTokensBelowNMinusOneIsInvalidArgumentAndChangesNothing() {
-        fixture.given(history(rDecodingP6(), computed("r", 9)))
-                .when(step(new RejectTokens("r", 4), new RejectTokens("r", 3)))
-                .expectEventsMatching(exactly(rejected(1, "RejectTokens", INVALID_ARGUMENT, "r"),
-                        new TokensRejected("r", 6)));
+        LedgerFixture.fromHistory(history(rDecodingP6(), computed("r", 9)))
+                .when(new RejectTokens("r", 4), new RejectTokens("r", 3))
+                .thenEvents(rejected(1, "RejectTokens", INVALID_ARGUMENT, "r"),
+                        new TokensRejected("r", 6));
     }
 
     @Test
     void rejectTokensBelowTheStoredChunksIsInvalidArgument() {
         // n = 8, c = 10, s = 2: the floor is max(n - 1, s*C) = max(7, 8) = 8.
-        fixture.given(history(configured(B4), running("r", A8, 1, 2), computed("r", 10),
+        LedgerFixture.with(B4).given(history(running("r", A8, 1, 2), computed("r", 10),
                         new StoreJobScheduled(0, "r", List.of(0, 1), keys(A8, 0, 1), List.of(1, 2))))
-                .when(step(new RejectTokens("r", 3), new RejectTokens("r", 2)))
-                .expectEventsMatching(exactly(rejected(1, "RejectTokens", INVALID_ARGUMENT, "r"),
-                        new TokensRejected("r", 8)));
+                .when(new RejectTokens("r", 3), new RejectTokens("r", 2))
+                .thenEvents(rejected(1, "RejectTokens", INVALID_ARGUMENT, "r"),
+                        new TokensRejected("r", 8));
     }
 
     @Test
     void aSampledTokenWhoseKvWasNeverComputedIsNotStoredAtFinish() {
-        fixture.given(history(configured(B4), running("r", P7, 1, 2), computed("r", 7),
+        LedgerFixture.with(B4).given(history(running("r", P7, 1, 2), computed("r", 7),
                         new StoreJobScheduled(0, "r", List.of(0), keys(P7, 0), List.of(1)),
                         new TokensAppended("r", 8, List.of(8))))
-                .when(step(new FinishRequest("r", FinishReason.STOPPED)))
-                .expectEventsMatching(exactly(new RequestFinished("r", FinishReason.STOPPED), new BlocksReleased("r", List.of(1, 2))));
+                .when(new FinishRequest("r", FinishReason.STOPPED))
+                .thenEvents(new RequestFinished("r", FinishReason.STOPPED), new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void theLastTokenReportedComputedBeforeTheFinishIsStored() {
-        fixture.given(history(configured(B4), running("r", P7, 1, 2), computed("r", 7),
+        LedgerFixture.with(B4).given(history(running("r", P7, 1, 2), computed("r", 7),
                         new StoreJobScheduled(0, "r", List.of(0), keys(P7, 0), List.of(1)),
                         new TokensAppended("r", 8, List.of(8))))
-                .when(step(new ComputeTokens("r", 1), new FinishRequest("r", FinishReason.STOPPED)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
+                .when(new ComputeTokens("r", 1), new FinishRequest("r", FinishReason.STOPPED))
+                .thenEvents(new TokensComputed("r", 8),
                         new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2)),
-                        new RequestFinished("r", FinishReason.STOPPED), new BlocksReleased("r", List.of(1, 2))));
+                        new RequestFinished("r", FinishReason.STOPPED), new BlocksReleased("r", List.of(1, 2)));
     }
 
     @Test
     void theBoundIsTheComputedTokensAtAbortNotTheTable() {
         List<Integer> p24 = tokens(1, 24);
-        fixture.given(history(configured(B4F2), running("r", p24, 1, 2, 3, 4, 5, 6)))
-                .when(step(new ComputeTokens("r", 16), new AbortRequest("r")))
-                .expectEventsMatching(exactly(new TokensComputed("r", 16),
+        LedgerFixture.with(B4F2).given(running("r", p24, 1, 2, 3, 4, 5, 6))
+                .when(new ComputeTokens("r", 16), new AbortRequest("r"))
+                .thenEvents(new TokensComputed("r", 16),
                         new StoreJobScheduled(0, "r", List.of(0, 1), keys(B4F2, p24, 0, 1), List.of(1, 2, 3, 4)),
-                        new RequestAborted("r"), new BlocksReleased("r", List.of(1, 2, 3, 4, 5, 6))));
+                        new RequestAborted("r"), new BlocksReleased("r", List.of(1, 2, 3, 4, 5, 6)));
     }
 
     @Test
     void maxOffloadTokensNeverStoresAChunkReachingPastIt() {
-        fixture.given(history(configured(B4.withMaxOffloadTokens(7)), running("r", A8, 1, 2)))
-                .when(step(new ComputeTokens("r", 8)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
-                        new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1))));
+        LedgerFixture.with(B4.withMaxOffloadTokens(7)).given(running("r", A8, 1, 2))
+                .when(new ComputeTokens("r", 8))
+                .thenEvents(new TokensComputed("r", 8),
+                        new StoreJobScheduled(0, "r", List.of(0), keys(A8, 0), List.of(1)));
     }
 
     @Test
     void maxOffloadTokensZeroStoresNothing() {
-        fixture.given(history(configured(B4.withMaxOffloadTokens(0)), running("r", A8, 1, 2)))
-                .when(step(new ComputeTokens("r", 8)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8)));
+        LedgerFixture.with(B4.withMaxOffloadTokens(0)).given(running("r", A8, 1, 2))
+                .when(new ComputeTokens("r", 8))
+                .thenEvents(new TokensComputed("r", 8));
     }
 
     @Test
     void offloadPromptOnlyNeverStoresAChunkReachingPastThePrompt() {
-        fixture.given(history(configured(B4.withOffloadPromptOnly(true)), running("r", P6, 1, 2), computed("r", 6),
+        LedgerFixture.with(B4.withOffloadPromptOnly(true)).given(history(running("r", P6, 1, 2), computed("r", 6),
                         new StoreJobScheduled(0, "r", List.of(0), keys(P6, 0), List.of(1)),
                         new TokensAppended("r", 8, List.of(7, 8))))
-                .when(step(new ComputeTokens("r", 2)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8)));
+                .when(new ComputeTokens("r", 2))
+                .thenEvents(new TokensComputed("r", 8));
     }
 
     @Test
     void withoutOffloadPromptOnlyTheOutputChunkIsStored() {
-        fixture.given(history(configured(B4), running("r", P6, 1, 2), computed("r", 6),
+        LedgerFixture.with(B4).given(history(running("r", P6, 1, 2), computed("r", 6),
                         new StoreJobScheduled(0, "r", List.of(0), keys(P6, 0), List.of(1)),
                         new TokensAppended("r", 8, List.of(7, 8))))
-                .when(step(new ComputeTokens("r", 2)))
-                .expectEventsMatching(exactly(new TokensComputed("r", 8),
-                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2))));
+                .when(new ComputeTokens("r", 2))
+                .thenEvents(new TokensComputed("r", 8),
+                        new StoreJobScheduled(1, "r", List.of(1), keys(A8, 1), List.of(2)));
     }
 }
