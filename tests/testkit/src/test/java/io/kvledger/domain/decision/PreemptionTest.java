@@ -1,16 +1,16 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.EngineFixtures.A8;
-import static io.kvledger.application.engine.EngineFixtures.B4;
-import static io.kvledger.application.engine.EngineFixtures.computed;
-import static io.kvledger.application.engine.EngineFixtures.configured;
-import static io.kvledger.application.engine.EngineFixtures.history;
-import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.matched;
-import static io.kvledger.application.engine.EngineFixtures.registered;
-import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
-import static io.kvledger.application.engine.EngineFixtures.storing;
+import static io.kvledger.domain.decision.EngineFixtures.A8;
+import static io.kvledger.domain.decision.EngineFixtures.B4;
+import static io.kvledger.domain.decision.EngineFixtures.computed;
+import static io.kvledger.domain.decision.EngineFixtures.configured;
+import static io.kvledger.domain.decision.EngineFixtures.history;
+import static io.kvledger.domain.decision.EngineFixtures.keys;
+import static io.kvledger.domain.decision.EngineFixtures.matched;
+import static io.kvledger.domain.decision.EngineFixtures.registered;
+import static io.kvledger.domain.decision.EngineFixtures.running;
+import static io.kvledger.domain.decision.EngineFixtures.storedAndReady;
+import static io.kvledger.domain.decision.EngineFixtures.storing;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.CompleteTransfer;

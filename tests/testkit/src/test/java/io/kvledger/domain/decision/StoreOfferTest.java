@@ -1,19 +1,19 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.EngineFixtures.A4;
-import static io.kvledger.application.engine.EngineFixtures.A8;
-import static io.kvledger.application.engine.EngineFixtures.B4;
-import static io.kvledger.application.engine.EngineFixtures.X8;
-import static io.kvledger.application.engine.EngineFixtures.Y4;
-import static io.kvledger.application.engine.EngineFixtures.allocated;
-import static io.kvledger.application.engine.EngineFixtures.bLoadingFromA;
-import static io.kvledger.application.engine.EngineFixtures.computed;
-import static io.kvledger.application.engine.EngineFixtures.history;
-import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.registered;
-import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.storedAndReady;
-import static io.kvledger.application.engine.EngineFixtures.tokens;
+import static io.kvledger.domain.decision.EngineFixtures.A4;
+import static io.kvledger.domain.decision.EngineFixtures.A8;
+import static io.kvledger.domain.decision.EngineFixtures.B4;
+import static io.kvledger.domain.decision.EngineFixtures.X8;
+import static io.kvledger.domain.decision.EngineFixtures.Y4;
+import static io.kvledger.domain.decision.EngineFixtures.allocated;
+import static io.kvledger.domain.decision.EngineFixtures.bLoadingFromA;
+import static io.kvledger.domain.decision.EngineFixtures.computed;
+import static io.kvledger.domain.decision.EngineFixtures.history;
+import static io.kvledger.domain.decision.EngineFixtures.keys;
+import static io.kvledger.domain.decision.EngineFixtures.registered;
+import static io.kvledger.domain.decision.EngineFixtures.running;
+import static io.kvledger.domain.decision.EngineFixtures.storedAndReady;
+import static io.kvledger.domain.decision.EngineFixtures.tokens;
 import static io.kvledger.domain.event.StoreDeferReason.TIER_FULL;
 
 import io.kvledger.domain.command.AbortRequest;

@@ -1,16 +1,16 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.EngineFixtures.A8;
-import static io.kvledger.application.engine.EngineFixtures.B4;
-import static io.kvledger.application.engine.EngineFixtures.B4F2;
-import static io.kvledger.application.engine.EngineFixtures.allocated;
-import static io.kvledger.application.engine.EngineFixtures.computed;
-import static io.kvledger.application.engine.EngineFixtures.configured;
-import static io.kvledger.application.engine.EngineFixtures.history;
-import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.rejected;
-import static io.kvledger.application.engine.EngineFixtures.running;
-import static io.kvledger.application.engine.EngineFixtures.tokens;
+import static io.kvledger.domain.decision.EngineFixtures.A8;
+import static io.kvledger.domain.decision.EngineFixtures.B4;
+import static io.kvledger.domain.decision.EngineFixtures.B4F2;
+import static io.kvledger.domain.decision.EngineFixtures.allocated;
+import static io.kvledger.domain.decision.EngineFixtures.computed;
+import static io.kvledger.domain.decision.EngineFixtures.configured;
+import static io.kvledger.domain.decision.EngineFixtures.history;
+import static io.kvledger.domain.decision.EngineFixtures.keys;
+import static io.kvledger.domain.decision.EngineFixtures.rejected;
+import static io.kvledger.domain.decision.EngineFixtures.running;
+import static io.kvledger.domain.decision.EngineFixtures.tokens;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 
 import io.kvledger.domain.command.AbortRequest;

@@ -1,13 +1,13 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.GroupFixtures.FULL_EAGLE;
-import static io.kvledger.application.engine.GroupFixtures.FULL_SWA8;
-import static io.kvledger.application.engine.GroupFixtures.alloc;
-import static io.kvledger.application.engine.GroupFixtures.g;
-import static io.kvledger.application.engine.GroupFixtures.l;
-import static io.kvledger.application.engine.GroupFixtures.load;
-import static io.kvledger.application.engine.GroupFixtures.loadJob;
-import static io.kvledger.application.engine.GroupFixtures.register;
+import static io.kvledger.domain.decision.GroupFixtures.FULL_EAGLE;
+import static io.kvledger.domain.decision.GroupFixtures.FULL_SWA8;
+import static io.kvledger.domain.decision.GroupFixtures.alloc;
+import static io.kvledger.domain.decision.GroupFixtures.g;
+import static io.kvledger.domain.decision.GroupFixtures.l;
+import static io.kvledger.domain.decision.GroupFixtures.load;
+import static io.kvledger.domain.decision.GroupFixtures.loadJob;
+import static io.kvledger.domain.decision.GroupFixtures.register;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 import static io.kvledger.testkit.EventMatcher.rejected;
 

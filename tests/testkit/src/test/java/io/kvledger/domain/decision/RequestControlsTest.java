@@ -1,17 +1,17 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.EngineFixtures.A4;
-import static io.kvledger.application.engine.EngineFixtures.A8;
-import static io.kvledger.application.engine.EngineFixtures.B4;
-import static io.kvledger.application.engine.EngineFixtures.P12;
-import static io.kvledger.application.engine.EngineFixtures.P16;
-import static io.kvledger.application.engine.EngineFixtures.X8;
-import static io.kvledger.application.engine.EngineFixtures.Y4;
-import static io.kvledger.application.engine.EngineFixtures.keys;
-import static io.kvledger.application.engine.EngineFixtures.tokens;
-import static io.kvledger.application.engine.GroupFixtures.alloc;
-import static io.kvledger.application.engine.GroupFixtures.g;
-import static io.kvledger.application.engine.GroupFixtures.l;
+import static io.kvledger.domain.decision.EngineFixtures.A4;
+import static io.kvledger.domain.decision.EngineFixtures.A8;
+import static io.kvledger.domain.decision.EngineFixtures.B4;
+import static io.kvledger.domain.decision.EngineFixtures.P12;
+import static io.kvledger.domain.decision.EngineFixtures.P16;
+import static io.kvledger.domain.decision.EngineFixtures.X8;
+import static io.kvledger.domain.decision.EngineFixtures.Y4;
+import static io.kvledger.domain.decision.EngineFixtures.keys;
+import static io.kvledger.domain.decision.EngineFixtures.tokens;
+import static io.kvledger.domain.decision.GroupFixtures.alloc;
+import static io.kvledger.domain.decision.GroupFixtures.g;
+import static io.kvledger.domain.decision.GroupFixtures.l;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 import static io.kvledger.testkit.EventMatcher.rejected;
 

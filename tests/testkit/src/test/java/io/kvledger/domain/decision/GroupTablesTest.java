@@ -1,14 +1,14 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
-import static io.kvledger.application.engine.GroupFixtures.FULL_SWA4;
-import static io.kvledger.application.engine.GroupFixtures.FULL_SWA4_DELAY_FREE;
-import static io.kvledger.application.engine.GroupFixtures.FULL_SWA8;
-import static io.kvledger.application.engine.GroupFixtures.alloc;
-import static io.kvledger.application.engine.GroupFixtures.free;
-import static io.kvledger.application.engine.GroupFixtures.g;
-import static io.kvledger.application.engine.GroupFixtures.l;
-import static io.kvledger.application.engine.GroupFixtures.register;
-import static io.kvledger.application.engine.GroupFixtures.store;
+import static io.kvledger.domain.decision.GroupFixtures.FULL_SWA4;
+import static io.kvledger.domain.decision.GroupFixtures.FULL_SWA4_DELAY_FREE;
+import static io.kvledger.domain.decision.GroupFixtures.FULL_SWA8;
+import static io.kvledger.domain.decision.GroupFixtures.alloc;
+import static io.kvledger.domain.decision.GroupFixtures.free;
+import static io.kvledger.domain.decision.GroupFixtures.g;
+import static io.kvledger.domain.decision.GroupFixtures.l;
+import static io.kvledger.domain.decision.GroupFixtures.register;
+import static io.kvledger.domain.decision.GroupFixtures.store;
 import static io.kvledger.domain.event.RejectionCode.INVALID_ARGUMENT;
 import static io.kvledger.domain.event.RejectionCode.INVALID_STATE;
 import static io.kvledger.domain.event.RejectionCode.UNKNOWN_REQUEST;

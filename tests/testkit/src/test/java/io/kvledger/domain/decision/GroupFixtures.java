@@ -1,4 +1,4 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
 import io.kvledger.domain.command.AllocateBlocks;
 import io.kvledger.domain.command.FreeWindowBlocks;

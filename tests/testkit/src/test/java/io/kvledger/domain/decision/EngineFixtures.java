@@ -1,4 +1,4 @@
-package io.kvledger.application.engine;
+package io.kvledger.domain.decision;
 
 
 import io.kvledger.domain.config.EngineConfig;
