@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Layering: the domain is plain Java (plus persistent collections) and knows nothing of Axon, Jackson,
  * picocli or the outer modules; it holds no static mutable state and takes no locks but those of the classes
- * it names as still locking (a list that may only shrink); the application layer does not reach into infrastructure; the log
+ * it names as still locking (a list that may only shrink); the application layer does not reach into
+ * infrastructure or the simulation; the log
  * tools never touch Axon or the engine; nothing imports the command line; the simulation module knows
  * no edge but the formats; the JSON formats know no engine; the testkit and every library module stay
  * below the command line; no package imports itself through others
@@ -88,16 +89,16 @@ class ArchitectureTest {
     private static final String STORE = "io.kvledger.infrastructure.store..";
     private static final String METRICS = "io.kvledger.infrastructure.metrics..";
     private static final String[] CLI = {"io.kvledger.infrastructure.cli..", "io.kvledger.infrastructure.view.."};
-    private static final String[] SIMULATION = {"io.kvledger.infrastructure.simulation..", "io.kvledger.infrastructure.shrink..",
-            "io.kvledger.infrastructure.host.."};
+    private static final String[] SIMULATION = {"io.kvledger.simulation", "io.kvledger.simulation.shrink..",
+            "io.kvledger.simulation.host.."};
     private static final String TRACE = "io.kvledger.infrastructure.trace..";
     private static final String TESTKIT = "io.kvledger.testkit..";
 
     @Test
     void logToolsImportNothingFromAxonNorFromTheEngine() {
         ArchRule rule = noClasses().that().resideInAnyPackage(LOG_TOOLS)
-                .should().dependOnClassesThat().resideInAnyPackage(concat(new String[] {"org.axonframework..",
-                        "io.kvledger.infrastructure.."}, ENGINE))
+                .should().dependOnClassesThat().resideInAnyPackage(concat(concat(new String[] {"org.axonframework..",
+                        "io.kvledger.infrastructure.."}, ENGINE), SIMULATION))
                 .because("replay, audit and explain run over any captured log, near the speed of parsing it, without the engine")
                 .allowEmptyShould(false);
         rule.check(production);
@@ -174,7 +175,7 @@ class ArchitectureTest {
     void theEngineDependsOnNoOtherKvledgerModuleButTheDomain() {
         ArchRule rule = noClasses().that().resideInAnyPackage(ENGINE)
                 .should().dependOnClassesThat().resideInAnyPackage(concat(concat(LOG_TOOLS, FORMATS),
-                        new String[] {STORE, METRICS, TESTKIT, "io.kvledger.infrastructure.."}))
+                        concat(SIMULATION, new String[] {STORE, METRICS, TESTKIT, "io.kvledger.infrastructure.."})))
                 .because("store modules plug in through the LedgerStoreProvider SPI; the engine depends on none of them")
                 .allowEmptyShould(false);
         rule.check(production);
@@ -184,7 +185,7 @@ class ArchitectureTest {
     void theFormatsKnowNoEngineNoStoreAndNoFramework() {
         ArchRule rule = noClasses().that().resideInAnyPackage(FORMATS)
                 .should().dependOnClassesThat().resideInAnyPackage(concat(concat(ENGINE, LOG_TOOLS),
-                        new String[] {STORE, METRICS, TESTKIT, "org.axonframework..", "picocli.."}))
+                        concat(SIMULATION, new String[] {STORE, METRICS, TESTKIT, "org.axonframework..", "picocli.."})))
                 .because("a tool that reads or writes the contract's JSON needs the domain and Jackson, nothing more")
                 .allowEmptyShould(false);
         rule.check(production);
@@ -233,7 +234,7 @@ class ArchitectureTest {
         ArchRule rule = noClasses().that().resideInAPackage("io.kvledger.domain..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("org.axonframework..", "com.fasterxml.jackson..", "picocli..",
-                        "io.kvledger.application..", "io.kvledger.infrastructure..")
+                        "io.kvledger.application..", "io.kvledger.infrastructure..", "io.kvledger.simulation..")
                 .allowEmptyShould(false);
         rule.check(production);
     }
@@ -241,7 +242,7 @@ class ArchitectureTest {
     @Test
     void applicationDoesNotDependOnInfrastructure() {
         ArchRule rule = noClasses().that().resideInAPackage("io.kvledger.application..")
-                .should().dependOnClassesThat().resideInAPackage("io.kvledger.infrastructure..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.kvledger.infrastructure..", "io.kvledger.simulation..")
                 .allowEmptyShould(false);
         rule.check(production);
     }
@@ -278,7 +279,7 @@ class ArchitectureTest {
     void theStaticStateRuleBitesWhenBroken() {
         // The simulator keeps its named models in a static map: the same rule over its package must fail.
         AssertionError error = assertThrows(AssertionError.class,
-                () -> staticStateRule("io.kvledger.infrastructure.simulation..").check(production));
+                () -> staticStateRule("io.kvledger.simulation..").check(production));
         assertTrue(error.getMessage().contains("SimulationModel.NAMED"), error.getMessage());
     }
 

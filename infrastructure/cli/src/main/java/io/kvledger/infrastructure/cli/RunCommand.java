@@ -5,7 +5,7 @@ import io.kvledger.application.EngineConflictException;
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.LedgerStore;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.infrastructure.host.ScenarioRunner;
+import io.kvledger.simulation.host.ScenarioRunner;
 import io.kvledger.infrastructure.kvevents.ZmqKvEventPublisher;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.log.LogEntry;

@@ -7,12 +7,10 @@ import io.kvledger.application.check.FindingCodes;
 import io.kvledger.application.finding.RuleClass;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,17 +37,7 @@ class AuditRulesCommandTest {
             if (this == IN_PROCESS) {
                 return CliRun.of(args);
             }
-            Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
-            assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-jar", jar.toString()));
-            command.addAll(List.of(args));
-            Path stdout = dir.resolve("stdout");
-            Path stderr = dir.resolve("stderr");
-            Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "kvledger did not finish");
-            return new CliRun(process.exitValue(), Files.readAllLines(stdout, StandardCharsets.UTF_8),
-                    Files.readString(stderr, StandardCharsets.UTF_8));
+            return CliRun.ofJar(dir, args);
         }
     }
 

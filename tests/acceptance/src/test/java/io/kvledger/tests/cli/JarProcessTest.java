@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,12 +24,12 @@ class JarProcessTest {
     void runsAnExampleAndWritesTheLogToStdout() throws Exception {
         Path scenario = Path.of(getClass().getResource("/examples/01_prefill_decode.jsonl").toURI());
 
-        Result result = kvledger("run", scenario.toString());
+        CliRun result = kvledger("run", scenario.toString());
 
-        assertEquals(0, result.exit, result.stderr);
-        assertTrue(result.stdout.get(0).startsWith("{\"seq\": 1, \"type\": \"EngineConfigured\""), result.stdout.get(0));
-        assertTrue(result.stdout.stream().anyMatch(l -> l.contains("\"StoreJobScheduled\"")));
-        assertEquals("", result.stderr.strip(), "nothing but the log: no banner, no framework logging");
+        assertEquals(0, result.exit(), result.stderr());
+        assertTrue(result.stdout().get(0).startsWith("{\"seq\": 1, \"type\": \"EngineConfigured\""), result.stdout().get(0));
+        assertTrue(result.stdout().stream().anyMatch(l -> l.contains("\"StoreJobScheduled\"")));
+        assertEquals("", result.stderr().strip(), "nothing but the log: no banner, no framework logging");
     }
 
     @Test
@@ -42,10 +38,10 @@ class JarProcessTest {
         Files.writeString(scenario, "{\"cmd\": \"ResetCache\"}\nnot json\n");
         Path out = dir.resolve("events.jsonl");
 
-        Result result = kvledger("run", scenario.toString(), "-o", out.toString());
+        CliRun result = kvledger("run", scenario.toString(), "-o", out.toString());
 
-        assertEquals(2, result.exit);
-        assertTrue(result.stderr.contains("line 2"), result.stderr);
+        assertEquals(2, result.exit());
+        assertTrue(result.stderr().contains("line 2"), result.stderr());
         assertEquals(2, Files.readAllLines(out).size());
     }
 
@@ -55,21 +51,21 @@ class JarProcessTest {
         Path scenario = Path.of(getClass().getResource("/examples/05_abort_mid_prefill.jsonl").toURI());
         Path log = dir.resolve("events.jsonl");
 
-        Result audit = kvledger("audit", crash.toString());
-        Result run = kvledger("run", scenario.toString(), "-o", log.toString());
-        Result replay = kvledger("replay", log.toString(), "--at", "6", "--request", "r");
-        Result clean = kvledger("audit", log.toString(), "--progress");
+        CliRun audit = kvledger("audit", crash.toString());
+        CliRun run = kvledger("run", scenario.toString(), "-o", log.toString());
+        CliRun replay = kvledger("replay", log.toString(), "--at", "6", "--request", "r");
+        CliRun clean = kvledger("audit", log.toString(), "--progress");
 
-        assertEquals(1, audit.exit, audit.stderr);
-        assertEquals(3, audit.stdout.size(), String.join("\n", audit.stdout));
-        assertTrue(audit.stdout.get(0).startsWith("seq 8 STORE_SLICE_MISMATCH request cmpl-7f3a9c1e-0: "), audit.stdout.get(0));
-        assertEquals("", audit.stderr.strip(), "no banner, no framework logging, no progress off a terminal");
-        assertEquals(0, run.exit, run.stderr);
-        assertEquals(0, replay.exit, replay.stderr);
-        assertEquals("request r after seq 6 (StoreJobScheduled)", replay.stdout.get(0));
-        assertTrue(replay.stdout.contains("cursor    s=2"), String.join("\n", replay.stdout));
-        assertEquals(0, clean.exit, clean.stderr);
-        assertTrue(clean.stderr.startsWith("audit: 100%"), clean.stderr);
+        assertEquals(1, audit.exit(), audit.stderr());
+        assertEquals(3, audit.stdout().size(), String.join("\n", audit.stdout()));
+        assertTrue(audit.stdout().get(0).startsWith("seq 8 STORE_SLICE_MISMATCH request cmpl-7f3a9c1e-0: "), audit.stdout().get(0));
+        assertEquals("", audit.stderr().strip(), "no banner, no framework logging, no progress off a terminal");
+        assertEquals(0, run.exit(), run.stderr());
+        assertEquals(0, replay.exit(), replay.stderr());
+        assertEquals("request r after seq 6 (StoreJobScheduled)", replay.stdout().get(0));
+        assertTrue(replay.stdout().contains("cursor    s=2"), String.join("\n", replay.stdout()));
+        assertEquals(0, clean.exit(), clean.stderr());
+        assertTrue(clean.stderr().startsWith("audit: 100%"), clean.stderr());
     }
 
     @Test
@@ -77,34 +73,21 @@ class JarProcessTest {
         String built = System.getProperty("kvledger.version");
         assertTrue(built != null && !built.isBlank(), "the build passes kvledger.version");
 
-        Result result = kvledger("--version");
+        CliRun result = kvledger("--version");
 
-        assertEquals(0, result.exit, result.stderr);
-        assertEquals(List.of("kvledger " + built), result.stdout);
+        assertEquals(0, result.exit(), result.stderr());
+        assertEquals(List.of("kvledger " + built), result.stdout());
     }
 
     @Test
     void printsHelp() throws Exception {
-        Result result = kvledger("--help");
+        CliRun result = kvledger("--help");
 
-        assertEquals(0, result.exit);
-        assertTrue(String.join("\n", result.stdout).contains("run"));
+        assertEquals(0, result.exit());
+        assertTrue(String.join("\n", result.stdout()).contains("run"));
     }
 
-    private record Result(int exit, List<String> stdout, String stderr) {
-    }
-
-    private Result kvledger(String... args) throws IOException, InterruptedException, URISyntaxException {
-        Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
-        assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString()));
-        command.addAll(List.of(args));
-        Path stdout = dir.resolve("stdout");
-        Path stderr = dir.resolve("stderr");
-        Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "kvledger did not finish");
-        return new Result(process.exitValue(), Files.readAllLines(stdout, StandardCharsets.UTF_8),
-                Files.readString(stderr, StandardCharsets.UTF_8));
+    private CliRun kvledger(String... args) throws IOException, InterruptedException {
+        return CliRun.ofJar(dir, args);
     }
 }

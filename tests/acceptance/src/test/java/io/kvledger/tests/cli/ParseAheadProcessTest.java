@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,13 +56,13 @@ class ParseAheadProcessTest {
         Path file = Files.write(dir.resolve("broken.jsonl"), copy);
 
         for (String tool : List.of("audit", "replay", "trace")) {
-            Result two = kvledger(true, tool, file.toString());
-            Result one = kvledger(false, tool, file.toString());
-            assertEquals(2, two.exit, tool + ": " + two.stderr);
-            assertTrue(two.stderr.contains("line " + BROKEN + ":"), tool + ": " + two.stderr);
+            CliRun two = kvledger(true, tool, file.toString());
+            CliRun one = kvledger(false, tool, file.toString());
+            assertEquals(2, two.exit(), tool + ": " + two.stderr());
+            assertTrue(two.stderr().contains("line " + BROKEN + ":"), tool + ": " + two.stderr());
             assertEquals(one, two, tool);
         }
-        assertFalse(kvledger(true, "audit", file.toString()).stdout.isEmpty(), "the audit's findings before the line");
+        assertFalse(kvledger(true, "audit", file.toString()).stdout().isEmpty(), "the audit's findings before the line");
     }
 
     @Test
@@ -76,32 +75,15 @@ class ParseAheadProcessTest {
         Path file = Files.write(dir.resolve("cut.jsonl.gz"), Arrays.copyOf(whole, whole.length / 2));
 
         for (String tool : List.of("audit", "replay")) {
-            Result two = kvledger(true, tool, file.toString());
-            Result one = kvledger(false, tool, file.toString());
-            assertEquals(2, two.exit, tool + ": " + two.stderr);
-            assertTrue(two.stderr.startsWith("kvledger: "), two.stderr);
+            CliRun two = kvledger(true, tool, file.toString());
+            CliRun one = kvledger(false, tool, file.toString());
+            assertEquals(2, two.exit(), tool + ": " + two.stderr());
+            assertTrue(two.stderr().startsWith("kvledger: "), two.stderr());
             assertEquals(one, two, tool);
         }
     }
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
-
-    private Result kvledger(boolean parseAhead, String... args) throws IOException, InterruptedException {
-        Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
-        assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:ActiveProcessorCount=2", "-Dkvledger.parseAhead=" + parseAhead, "-jar", jar.toString()));
-        command.addAll(List.of(args));
-        Path stdout = dir.resolve("stdout");
-        Path stderr = dir.resolve("stderr");
-        Process process = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("kvledger " + String.join(" ", args) + " did not end (parse ahead " + parseAhead + ")");
-        }
-        return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
-                Files.readString(stderr, StandardCharsets.UTF_8));
+    private CliRun kvledger(boolean parseAhead, String... args) throws IOException, InterruptedException {
+        return CliRun.ofJar(dir, List.of("-XX:ActiveProcessorCount=2", "-Dkvledger.parseAhead=" + parseAhead), args);
     }
 }

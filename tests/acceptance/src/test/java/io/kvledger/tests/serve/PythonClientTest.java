@@ -3,7 +3,7 @@ package io.kvledger.tests.serve;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kvledger.application.KvLedger;
-import io.kvledger.infrastructure.host.ScenarioRunner;
+import io.kvledger.simulation.host.ScenarioRunner;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import java.io.InputStream;
 import java.io.Writer;

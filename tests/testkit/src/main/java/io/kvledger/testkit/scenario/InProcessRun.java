@@ -1,6 +1,6 @@
 package io.kvledger.testkit.scenario;
 
-import io.kvledger.infrastructure.host.ScenarioRunner;
+import io.kvledger.simulation.host.ScenarioRunner;
 import io.kvledger.infrastructure.log.EventLogWriter;
 import io.kvledger.infrastructure.scenario.MalformedLineException;
 import java.io.IOException;

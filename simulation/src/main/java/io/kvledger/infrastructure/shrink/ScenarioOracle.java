@@ -1,8 +1,0 @@
-package io.kvledger.infrastructure.shrink;
-
-/** Whether a scenario still shows what is being shrunk for. Must be deterministic. */
-@FunctionalInterface
-public interface ScenarioOracle {
-
-    boolean shows(Scenario scenario);
-}
