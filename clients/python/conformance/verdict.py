@@ -117,6 +117,45 @@ def departure(finding, events):
     return None
 
 
+#: Contract 7.11.5's departure (see late_final_store_findings).
+LATE_FINAL_STORE = "departure 7.11.5 (vLLM builds the final store a step later)"
+
+# the tier codes a store the log shows out of vLLM's order turns into (contract 9.2: all safety)
+LATE_FINAL_STORE_CODES = {"EVICTION_INVALID", "TIER_OVER_CAPACITY", "EVICTION_MISSING", "CHUNKS_STORED_MISMATCH"}
+
+
+def late_final_store_findings(findings, events):
+    """The seqs of the safety findings contract 7.11.5's departure explains. ``events``: the audited log.
+
+    The log (the model's order, 7.11.5) shows a finished request's final store at its finish; vLLM builds that
+    store a step later, after that step's other stores, so it chose that step's evictions against a tier holding
+    those stores and not yet the final one. The log shows it: a store job of a request the log finished, whose job
+    id is higher than that of a store the log schedules in a later step L. A tier finding
+    (``LATE_FINAL_STORE_CODES``) in step L or L + 1 is named; so is one within two steps of a finding already
+    named, as the audit's tier and vLLM's differ from there until they meet again (the 210 harness logs: such runs
+    go on for up to nine steps, with at most one step without a finding between two).
+    """
+    steps = {e["seq"]: e.get("step") for e in events}
+    stores = [e for e in events if e.get("type") == "StoreJobScheduled" and e.get("step") is not None]
+    finished, windows = set(), set()
+    for e in events:
+        if e.get("type") == "RequestFinished":
+            finished.add(e["requestId"])
+        elif e.get("type") == "StoreJobScheduled" and e["requestId"] in finished and e.get("step") is not None:
+            later = [x["step"] for x in stores if x["step"] > e["step"] and x["jobId"] < e["jobId"]]
+            if later:
+                windows.update((min(later), min(later) + 1))
+    named, last = set(), None
+    for f in sorted(findings, key=lambda f: f["seq"]):
+        step = steps.get(f["seq"])
+        if f["class"] != "safety" or f["code"] not in LATE_FINAL_STORE_CODES or step is None:
+            continue
+        if step in windows or (last is not None and step - last <= 2):
+            named.add(f["seq"])
+            last = step
+    return named
+
+
 def read_events(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -145,6 +184,7 @@ def judge(findings, events):
     # stores of chunks the request already stored since the last reset (DUPLICATE_STORE, policy)
     restores = {f["seq"] for f in findings if f["code"] == "DUPLICATE_STORE" and "already stored" in f["reason"]}
     first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
+    late_final = late_final_store_findings(findings, events)
     unexplained = []
     for f in findings:
         f["departure"] = f["cascade"] = None
@@ -161,7 +201,7 @@ def judge(findings, events):
             # cursor is past them, so they make no such store and need no room for it
             f["departure"] = RESTORE
             continue
-        f["departure"] = departure(f, events)
+        f["departure"] = departure(f, events) or (LATE_FINAL_STORE if f["seq"] in late_final else None)
         if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:
             f["cascade"] = "after EVICTION_NOT_LRU at seq %d" % first_lru
         if not f["departure"] and not f["cascade"]:
