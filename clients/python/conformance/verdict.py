@@ -127,24 +127,25 @@ LATE_FINAL_STORE_CODES = {"EVICTION_INVALID", "TIER_OVER_CAPACITY", "EVICTION_MI
 def late_final_store_findings(findings, events):
     """The seqs of the safety findings contract 7.11.5's departure explains. ``events``: the audited log.
 
-    The log (the model's order, 7.11.5) shows a finished request's final store at its finish; vLLM builds that
-    store a step later, after that step's other stores, so it chose that step's evictions against a tier holding
-    those stores and not yet the final one. The log shows it: a store job of a request the log finished, whose job
-    id is higher than that of a store the log schedules in a later step L. A tier finding
-    (``LATE_FINAL_STORE_CODES``) in step L or L + 1 is named; so is one within two steps of a finding already
-    named, as the audit's tier and vLLM's differ from there until they meet again (the 210 harness logs: such runs
-    go on for up to nine steps, with at most one step without a finding between two).
+    The log (the model's order, 7.11.5) shows a finished request's final store at its finish, in step S; vLLM
+    builds that store in its next build, step S + 1, after that step's other stores, so it chose step S + 1's
+    evictions against a tier holding those stores and not yet the final one. So where the log schedules another
+    store in step L = S + 1, a tier finding (``LATE_FINAL_STORE_CODES``) in step L or L + 1 is named; so is one
+    within two steps of a finding already named, as the audit's tier and vLLM's differ from there until they meet
+    again (the 210 harness logs: such runs go on for up to nine steps, with at most one step without a finding
+    between two). (The log numbers jobs in its own order, so vLLM's later numbering of the final store is not in
+    it; that S + 1 is the step vLLM builds it in is its code: ``offloading/scheduler.py`` builds a finished
+    request's store from ``_finished_reqs_to_store`` at the next ``build_connector_meta``.)
     """
     steps = {e["seq"]: e.get("step") for e in events}
-    stores = [e for e in events if e.get("type") == "StoreJobScheduled" and e.get("step") is not None]
+    store_steps = {e["step"] for e in events if e.get("type") == "StoreJobScheduled" and e.get("step") is not None}
     finished, windows = set(), set()
     for e in events:
         if e.get("type") == "RequestFinished":
             finished.add(e["requestId"])
         elif e.get("type") == "StoreJobScheduled" and e["requestId"] in finished and e.get("step") is not None:
-            later = [x["step"] for x in stores if x["step"] > e["step"] and x["jobId"] < e["jobId"]]
-            if later:
-                windows.update((min(later), min(later) + 1))
+            if e["step"] + 1 in store_steps:
+                windows.update((e["step"] + 1, e["step"] + 2))
     named, last = set(), None
     for f in sorted(findings, key=lambda f: f["seq"]):
         step = steps.get(f["seq"])

@@ -229,12 +229,12 @@ class VerdictTest(unittest.TestCase):
 
 
     def test_a_tier_finding_after_a_final_store_vllm_built_a_step_later_is_departure_5_and_without_it_is_not(self):
-        # request 3's final store (job 9) at its finish in step 7; vLLM built it in step 8, after job 8
-        def log(final_job):
+        # request 3's final store at its finish in step 7; vLLM built it in step 8, after request 5's store
+        def log(other_store_step):
             return [{"seq": 1, "type": "RequestFinished", "requestId": "3", "step": 7},
-                    {"seq": 2, "type": "StoreJobScheduled", "jobId": final_job, "requestId": "3", "step": 7},
+                    {"seq": 2, "type": "StoreJobScheduled", "jobId": 8, "requestId": "3", "step": 7},
                     {"seq": 3, "type": "ChunksEvicted", "step": 8},
-                    {"seq": 4, "type": "StoreJobScheduled", "jobId": 8, "requestId": "5", "step": 8},
+                    {"seq": 4, "type": "StoreJobScheduled", "jobId": 9, "requestId": "5", "step": other_store_step},
                     {"seq": 5, "type": "ChunksEvicted", "step": 11},
                     {"seq": 6, "type": "StoreJobScheduled", "jobId": 10, "requestId": "5", "step": 11}]
         lines = ("seq 3 EVICTION_INVALID request -: the log shows ChunksEvicted {keys=[1b92fb48...]}, which the "
@@ -242,11 +242,11 @@ class VerdictTest(unittest.TestCase):
                  "seq 5 EVICTION_INVALID request -: the log shows ChunksEvicted {keys=[ce68d326...]}, which the "
                  "rules do not give here: no store of this command needs the room")
         findings = verdict.parse(lines)
-        unexplained = verdict.judge(findings, log(final_job=9))
+        unexplained = verdict.judge(findings, log(other_store_step=8))
         self.assertEqual([verdict.LATE_FINAL_STORE, None], [f["departure"] for f in findings])
         self.assertEqual([5], [f["seq"] for f in unexplained], "step 11 is past the window (steps 8 and 9)")
-        findings = verdict.parse(lines)  # the final store's job id is below the next step's: no such departure
-        self.assertEqual([3, 5], [f["seq"] for f in verdict.judge(findings, log(final_job=7))])
+        findings = verdict.parse(lines)  # no other store in the step vLLM builds the final one in: no such departure
+        self.assertEqual([3, 5], [f["seq"] for f in verdict.judge(findings, log(other_store_step=10))])
 
 if __name__ == "__main__":
     unittest.main()
