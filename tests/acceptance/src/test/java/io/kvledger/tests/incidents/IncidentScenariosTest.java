@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class IncidentScenariosTest {
 
     /** The vLLM issues and pull requests the incidents come from; each must have its scenario. */
-    private static final List<String> INCIDENTS = List.of("42959", "44784", "46972", "46014", "49118", "52211", "54193", "46951", "44585");
+    private static final List<String> INCIDENTS = List.of("42959", "44784", "46972", "46014", "49118", "52211", "54193", "46951", "44585", "48959", "49635");
 
     @TempDir
     Path work;
