@@ -220,8 +220,10 @@ DIFF_KINDS = {
     "eviction order": "policy: the step's evictions differ and nothing else does (vLLM's CPU LRU makes a store's "
                       "chunks evictable in Python set order and touches every key of a request, contract 7.11.4)",
     "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
-    "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed",
     "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
+    "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed, "
+              "or flushes a store whose sliding-window source block a GPU-prefix hit of the step shares while the "
+              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free)",
     "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
                     "out (vLLM flushes whole jobs, jobs_to_flush)",
 }
@@ -312,6 +314,9 @@ def first_difference(diff_exit, diff_text, run_events, captured_events, findings
                 evictions.append((side, s, e))
                 continue
             kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished)
+            if not kind and side == "vllm" and e["type"] == "FlushRequired" and \
+                    not any(x["type"] == "FlushRequired" for _, x in only_run) and _held_window_hit(e, captured_events):
+                kind = "7.11.1"
             if kind:
                 kinds.add(kind)
             else:
@@ -378,6 +383,50 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                 and (side == "vllm") == (t == "PrefixMatchDeferred") and deferral["reason"] == "CHUNK_WRITE_IN_FLIGHT"):
             return "7.11.2"
     return None
+
+
+def _held_window_hit(flush, events):
+    """A flush only vLLM makes where each flushed job is a store, not yet completed, of which a sliding-window source
+    block, still held by the store's request (neither freed by a ``WindowBlocksFreed`` nor released), is one a
+    GPU-prefix hit of another request allocates in the flush's step (within its hit blocks); the flush names only
+    the jobs' blocks. vLLM fences a sliding-window source block from the store's creation and flushes every pending
+    job of a block the step allocates (``offloading/scheduler.py`` ``_build_store_jobs`` fences ``fenced_block_ids``,
+    ``build_connector_meta`` flushes ``_block_id_to_pending_jobs``); the rules fence it from its free, so a hit on a
+    block its owner still holds flushes nothing here (contract 7.11.1)."""
+    config = next((e for e in events if e.get("type") == "EngineConfigured"), None)
+    groups = (config or {}).get("groups") or []
+    window = [g for g, group in enumerate(groups) if group.get("kind") == "SLIDING_WINDOW"]
+    if not window or not flush.get("jobIds"):
+        return False
+    before = [e for e in events if e["seq"] < flush["seq"]]
+    stores = {e["jobId"]: e for e in before if e.get("type") == "StoreJobScheduled"}
+    completed = {e["jobId"] for e in before if e.get("type") == "StoreJobCompleted"}
+    step_allocations = [e for e in events if e.get("type") == "BlocksAllocated" and e.get("step") == flush.get("step")]
+    job_blocks = set()
+    for job in flush["jobIds"]:
+        store = stores.get(job)
+        if store is None or job in completed or not store["blockIds"] or not isinstance(store["blockIds"][0], list):
+            return False
+        owner = store["requestId"]
+        job_blocks.update(_flat_blocks(store["blockIds"]))
+        gone = {(g, b) for e in before if e.get("requestId") == owner and e.get("type") in ("WindowBlocksFreed",
+                "BlocksReleased") for g, blocks in enumerate(e["blockIds"]) for b in blocks if b is not None}
+        held = {(g, b) for g in window if g < len(store["blockIds"]) for b in store["blockIds"][g]
+                if b is not None and (g, b) not in gone}
+        if not any(_hit_blocks(a, groups, before) & held for a in step_allocations if a["requestId"] != owner):
+            return False
+    return set(_flat_blocks(flush["blockIds"])) <= job_blocks
+
+
+def _hit_blocks(allocation, groups, before):
+    """(group, block) pairs of an allocation within its request's last GPU-prefix hit (``gpuHitTokens``)."""
+    match = next((e for e in reversed(before) if e.get("requestId") == allocation["requestId"]
+                  and e.get("type") == "PrefixMatched"), None)
+    hit = (match or {}).get("gpuHitTokens") or 0
+    blocks = allocation["blockIds"]
+    if not hit or not blocks or not isinstance(blocks[0], list):
+        return set()
+    return {(g, b) for g, ids in enumerate(blocks) for b in ids[:hit // groups[g]["blockSize"]] if b is not None}
 
 
 def _flat_blocks(blocks):
