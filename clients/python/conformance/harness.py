@@ -392,10 +392,17 @@ def main(argv=None):
     ap.add_argument("--scenario", choices=sorted(SCENARIOS),
                     help="run one named scenario into --out (its capture folder) instead of workloads")
     ap.add_argument("--rejudge", action="store_true",
-                    help="judge the findings of the run in --out again (no vLLM, no jar); writes summary-rejudged.json")
+                    help="judge the findings of the run in --out again (no vLLM; with the jar, each diff is redone "
+                         "from the folder's two logs and its first difference named again); writes "
+                         "summary-rejudged.json")
     args = ap.parse_args(argv)
     if args.rejudge:
-        summary = rejudge(args.out)
+        jar = Jar(args.jar) if args.jar and os.path.exists(args.jar) else None
+        try:
+            summary = rejudge(args.out, jar)
+        finally:
+            if jar:
+                jar.close()
         print(json.dumps(summary, default=dict, sort_keys=True, indent=1))
         return 1 if summary["unexplained_safety"] or summary["harness_failed"] or summary["diff_unnamed"] else 0
     if args.scenario:
@@ -536,9 +543,10 @@ def tally(summary, shape, name, verdict):
         summary["unexplained_safety"].append(name)
 
 
-def rejudge(out):
+def rejudge(out, jar=None):
     """Judges the findings of a finished run again (after verdict.py learned something); writes
-    ``summary-rejudged.json``."""
+    ``summary-rejudged.json``. With ``jar``, each folder's diff of ``kvledger-run.jsonl`` and the capture is redone
+    (``verdict.json`` keeps only its first 3000 characters) and its first difference named again."""
     summary = new_summary(None)
     for name in sorted(os.listdir(out)):
         path = os.path.join(out, name, "verdict.json")
@@ -559,6 +567,12 @@ def rejudge(out):
         findings = [{k: f[k] for k in ("seq", "code", "request", "reason", "class")} for f in verdict["findings"]]
         judging.judge(findings, judging.read_events(log) if os.path.exists(log) else [])
         verdict["findings"] = findings
+        own = os.path.join(out, name, "kvledger-run.jsonl")
+        if jar and os.path.exists(log) and os.path.exists(own):
+            dcode, dout, derr = jar._run("diff", own, log)
+            if dcode in (0, 1):
+                verdict["diff_first"] = judging.first_difference(
+                    dcode, (dout + derr).strip(), judging.read_events(own), judging.read_events(log), findings)
         tally(summary, verdict["params"]["shape"], name, verdict)
     with open(os.path.join(out, "summary-rejudged.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True, default=dict)

@@ -221,8 +221,10 @@ DIFF_KINDS = {
     "eviction order": "policy: the step's evictions differ and nothing else does (vLLM's CPU LRU makes a store's "
                       "chunks evictable in Python set order and touches every key of a request, contract 7.11.4)",
     "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
-    "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed",
     "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
+    "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed, "
+              "or flushes a store whose sliding-window source block a GPU-prefix hit of the step shares while the "
+              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free)",
     "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
                     "out (vLLM flushes whole jobs, jobs_to_flush)",
 }
@@ -306,13 +308,21 @@ def first_difference(diff_exit, diff_text, run_events, captured_events, findings
     deferred_run = {e["requestId"]: e for _, e in only_run if e["type"] == "StoreDeferred"}
     finished = {e["requestId"] for e in captured_events
                 if e.get("type") == "RequestFinished" and e["seq"] <= max(captured_seqs, default=0)}
-    evictions = []
+    evictions, store_kinds = [], {}
     for side, events in (("vllm", only_vllm), ("kvledger", only_run)):
         for s, e in events:
             if e["type"] == "ChunksEvicted" and not any(f.get("vllm") for f in judged.get(s, ()) if side == "vllm"):
                 evictions.append((side, s, e))
                 continue
-            kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished)
+            kind = _kind(side, s, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished,
+                         captured_events)
+            if not kind and side == "kvledger" and e["type"] in ("StoreJobScheduled", "StoreDeferred"):
+                kind = _counterpart_kind(e, store_kinds)
+            if kind and side == "vllm" and e["type"] in ("StoreJobScheduled", "StoreDeferred"):
+                store_kinds.setdefault(e["requestId"], []).append((e, kind))
+            if not kind and side == "vllm" and e["type"] == "FlushRequired" and \
+                    not any(x["type"] == "FlushRequired" for _, x in only_run) and _held_window_hit(e, captured_events):
+                kind = "7.11.1"
             if kind:
                 kinds.add(kind)
             else:
@@ -343,7 +353,29 @@ def _freed_window_chunks(events, up_to):
             for g, blocks in enumerate(e["blockIds"]) if blocks}
 
 
-def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished):
+def _nearest(events, rid, types, seq):
+    """The chunks of the other log's event of these types and request nearest ``seq`` (a step may offer twice)."""
+    near = [(abs(s - seq), x["chunkIndices"]) for s, x in events if x["type"] in types and x.get("requestId") == rid]
+    return min(near, key=lambda dx: dx[0])[1] if near else None
+
+
+def _counterpart_kind(rule_store, store_kinds):
+    """The kind of the rules' side of a store vLLM makes otherwise: kvledger's store or deferral of a request whose
+    vLLM-only store or deferral in the step is named, of the same chunks or fewer in each group (vLLM's side names
+    the departure; the rules' side is the same offer without it)."""
+    named = store_kinds.get(rule_store["requestId"])
+    if not named:
+        return None
+    named = min(named, key=lambda ek: abs(ek[0]["seq"] - rule_store["seq"]))
+    vllm_chunks, rule_chunks = named[0]["chunkIndices"], rule_store["chunkIndices"]
+    grouped = bool(vllm_chunks) and isinstance(vllm_chunks[0], list)
+    if grouped != (bool(rule_chunks) and isinstance(rule_chunks[0], list)):
+        return None
+    pairs = zip(vllm_chunks, rule_chunks) if grouped else [(vllm_chunks, rule_chunks)]
+    return named[1] if all(set(r) <= set(v) for v, r in pairs) else None
+
+
+def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only_vllm, finished, events=()):
     t = e["type"]
     own = judged.get(seq, ()) if side == "vllm" else ()
     if any(f.get("vllm") == "vllm#54193" for f in own):
@@ -354,14 +386,17 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
         return "vllm#54193"  # the flush of vLLM's own finish-time store
     if t == "StoreDeferred":
         mine = e["chunkIndices"]
-        theirs = (deferred_run.get(e["requestId"]) or {}).get("chunkIndices") if side == "vllm" else None
+        # the rules defer too, or store what vLLM defers (the room vLLM's larger offer lacked), or offer nothing
+        theirs = _nearest(only_run, e["requestId"], ("StoreDeferred", "StoreJobScheduled"), seq) \
+            if side == "vllm" else None
+        if side == "vllm" and theirs is None and not any(x.get("requestId") == e["requestId"] for _, x in only_run):
+            theirs = [[] for _ in mine] if mine and isinstance(mine[0], list) else []
         if side == "kvledger":
-            theirs, mine = mine, next((x["chunkIndices"] for _, x in only_vllm if x["type"] == "StoreDeferred"
-                                        and x["requestId"] == e["requestId"]), None)
+            theirs, mine = mine, _nearest(only_vllm, e["requestId"], ("StoreDeferred",), seq)
         if theirs is not None and mine is not None and _more_of_freed_groups(mine, theirs, e["requestId"], freed):
             return "7.11.1"
-        if theirs is not None and mine is not None and e["requestId"] in finished and mine and \
-                not isinstance(mine[0], list) and set(mine) - set(theirs) == {max(mine)} and set(theirs) <= set(mine):
+        if theirs is not None and mine is not None and e["requestId"] in finished and \
+                _last_chunk_past_computed(mine, theirs, e["requestId"], events, seq):
             # a finished request's offer of one chunk more, its last: vllm#54193's chunk, which had no room
             return "vllm#54193"
     if t == "FlushRequired":
@@ -379,6 +414,76 @@ def _kind(side, seq, e, judged, vllm_stores, freed, deferred_run, only_run, only
                 and (side == "vllm") == (t == "PrefixMatchDeferred") and deferral["reason"] == "CHUNK_WRITE_IN_FLIGHT"):
             return "7.11.2"
     return None
+
+
+def _held_window_hit(flush, events):
+    """A flush only vLLM makes where each flushed job is a store, not yet completed, of which a sliding-window source
+    block, still held by the store's request (neither freed by a ``WindowBlocksFreed`` nor released), is one a
+    GPU-prefix hit of another request allocates in the flush's step (within its hit blocks); the flush names only
+    the jobs' blocks. vLLM fences a sliding-window source block from the store's creation and flushes every pending
+    job of a block the step allocates (``offloading/scheduler.py`` ``_build_store_jobs`` fences ``fenced_block_ids``,
+    ``build_connector_meta`` flushes ``_block_id_to_pending_jobs``); the rules fence it from its free, so a hit on a
+    block its owner still holds flushes nothing here (contract 7.11.1)."""
+    config = next((e for e in events if e.get("type") == "EngineConfigured"), None)
+    groups = (config or {}).get("groups") or []
+    window = [g for g, group in enumerate(groups) if group.get("kind") == "SLIDING_WINDOW"]
+    if not window or not flush.get("jobIds"):
+        return False
+    before = [e for e in events if e["seq"] < flush["seq"]]
+    stores = {e["jobId"]: e for e in before if e.get("type") == "StoreJobScheduled"}
+    completed = {e["jobId"] for e in before if e.get("type") == "StoreJobCompleted"}
+    step_allocations = [e for e in events if e.get("type") == "BlocksAllocated" and e.get("step") == flush.get("step")]
+    job_blocks = set()
+    for job in flush["jobIds"]:
+        store = stores.get(job)
+        if store is None or job in completed or not store["blockIds"] or not isinstance(store["blockIds"][0], list):
+            return False
+        owner = store["requestId"]
+        job_blocks.update(_flat_blocks(store["blockIds"]))
+        gone = {(g, b) for e in before if e.get("requestId") == owner and e.get("type") in ("WindowBlocksFreed",
+                "BlocksReleased") for g, blocks in enumerate(e["blockIds"]) for b in blocks if b is not None}
+        held = {(g, b) for g in window if g < len(store["blockIds"]) for b in store["blockIds"][g]
+                if b is not None and (g, b) not in gone}
+        if not any(_hit_blocks(a, groups, before) & held for a in step_allocations if a["requestId"] != owner):
+            return False
+    return set(_flat_blocks(flush["blockIds"])) <= job_blocks
+
+
+def _hit_blocks(allocation, groups, before):
+    """(group, block) pairs of an allocation within its request's last GPU-prefix hit (``gpuHitTokens``)."""
+    match = next((e for e in reversed(before) if e.get("requestId") == allocation["requestId"]
+                  and e.get("type") == "PrefixMatched"), None)
+    hit = (match or {}).get("gpuHitTokens") or 0
+    blocks = allocation["blockIds"]
+    if not hit or not blocks or not isinstance(blocks[0], list):
+        return set()
+    return {(g, b) for g, ids in enumerate(blocks) for b in ids[:hit // groups[g]["blockSize"]] if b is not None}
+
+
+def _last_chunk_past_computed(vllm_chunks, rule_chunks, rid, events, seq):
+    """vLLM's offer names the rules' chunks and, in some groups, one more, that group's last, which reaches past the
+    request's computed tokens (its last ``TokensComputed`` before ``seq``): vllm#54193's finish-time chunk."""
+    config = next((e for e in events if e.get("type") == "EngineConfigured"), {})
+    computed = next((e["numComputedTokens"] for e in reversed(events) if e["seq"] < seq
+                     and e.get("requestId") == rid and e.get("type") == "TokensComputed"), None)
+    grouped = bool(vllm_chunks) and isinstance(vllm_chunks[0], list)
+    pairs = list(zip(vllm_chunks, rule_chunks)) if grouped else [(vllm_chunks, rule_chunks)]
+    if computed is None or not pairs or (grouped and len(vllm_chunks) != len(rule_chunks)):
+        return False
+    groups = config.get("groups") or []
+    more = False
+    for g, (v, r) in enumerate(pairs):
+        block = groups[g].get("blockSize") if grouped and g < len(groups) else config.get("gpuBlockSize")
+        extra = set(v) - set(r)
+        if not set(r) <= set(v) or len(extra) > 1 or (extra and extra != {max(v)}):
+            return False
+        if extra:
+            # an eagle group holds its last chunk back, so its offer ends a chunk before the others'
+            held_back = 1 if grouped and g < len(groups) and groups[g].get("eagle") else 0
+            if not block or (max(v) + 1 + held_back) * block * (config.get("blocksPerChunk") or 1) <= computed:
+                return False
+            more = True
+    return more
 
 
 def _flat_blocks(blocks):

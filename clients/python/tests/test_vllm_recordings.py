@@ -157,6 +157,73 @@ class VerdictTest(unittest.TestCase):
                                 [{"type": "FlushRequired", "jobIds": [0], "blockIds": [1]}])
         self.assertEqual([], verdict.first_difference(1, diff, run, vllm, [])["kinds"], "the block handed out unflushed")
 
+    def test_a_flush_vllm_makes_for_a_hit_sharing_a_held_window_block_is_7_11_1_and_after_its_free_is_not(self):
+        # async_hybrid-0070 of the harness: request 1's GPU-prefix hit (24 tokens) shares blocks 7 and 8 of the
+        # window group, sources of request 0's store (job 0) that request 0 still holds; vLLM flushes job 0
+        def logs(owner_frees, hit_tokens=24):
+            head = [{"type": "EngineConfigured", "groups": [{"kind": "FULL", "blockSize": 8},
+                                                             {"kind": "SLIDING_WINDOW", "blockSize": 8}]},
+                    {"type": "BlocksAllocated", "requestId": "0", "blockIds": [[1, 2, 3, 4], [6, 7, 8, 9]]},
+                    {"type": "StoreJobScheduled", "jobId": 0, "requestId": "0", "chunkIndices": [[0, 1, 2, 3]] * 2,
+                     "keys": [["f0", "f1", "f2", "f3"], ["w0", "w1", "w2", "w3"]], "blockIds": [[1, 2, 3, 4], [6, 7, 8, 9]]}]
+            head += [{"type": "WindowBlocksFreed", "requestId": "0", "blockIds": [[], [6, 7, 8]]}] if owner_frees else []
+            head += [{"type": "PrefixMatched", "requestId": "1", "gpuHitTokens": hit_tokens, "externalTokens": 0,
+                      "hitChunks": [[], []]}]
+            allocation = {"type": "BlocksAllocated", "requestId": "1", "blockIds": [[1, 2, 3, 11], [None, 7, 8, 13]]}
+            flush = {"type": "FlushRequired", "jobIds": [0], "blockIds": [1, 2, 3, 7, 8]}
+            run, vllm = head + [allocation], head + [flush, allocation]
+            for events in (run, vllm):
+                for i, e in enumerate(events):
+                    e.update(seq=i + 1, step=1 if i < len(head) else 2)
+            run, vllm = [dict(e) for e in run], [dict(e) for e in vllm]
+            text = lambda events: "\n".join("    seq %d %s x" % (e["seq"], e["type"]) for e in events[len(head):])
+            diff = "first disagreement at unit 4 (scheduler step 2 of the capture)\n  run.jsonl:\n%s\n" \
+                   "  vllm-events.jsonl:\n%s" % (text(run), text(vllm))
+            return verdict.first_difference(1, diff, run, vllm, [])
+        first = logs(owner_frees=False)
+        self.assertEqual((["7.11.1"], []), (first["kinds"], first["unnamed"]))
+        freed = logs(owner_frees=True)
+        self.assertEqual(([], ["vllm seq 6 FlushRequired"]), (freed["kinds"], freed["unnamed"]), "the rules fence it too")
+        no_hit = logs(owner_frees=False, hit_tokens=8)
+        self.assertEqual([], no_hit["kinds"], "the hit holds no window block of the store")
+
+    def test_a_final_offer_vllm_defers_where_the_rules_store_one_chunk_less_within_the_computed_kv_is_vllm_54193(self):
+        # async-0205 of the harness: request 3 finished with 24 tokens of which 23 computed; vLLM's final offer names
+        # chunk 5 (tokens 20 to 23) too and has no room for six chunks; the rules store five, evicting for them
+        def first(vllm_chunks, rule_chunks):
+            finish = {"type": "RequestFinished", "requestId": "b", "reason": "LENGTH"}
+            diff, run, vllm = _logs(
+                [finish, {"type": "ChunksEvicted", "keys": ["0"]},
+                 {"type": "StoreJobScheduled", "jobId": 1, "requestId": "b", "chunkIndices": rule_chunks,
+                  "keys": ["b%d" % c for c in rule_chunks], "blockIds": [5 + c for c in rule_chunks]}],
+                [finish, {"type": "StoreDeferred", "requestId": "b", "chunkIndices": vllm_chunks, "reason": "TIER_FULL"}])
+            for events in (run, vllm):
+                events[0].update(gpuBlockSize=4, blocksPerChunk=1)  # b computed 8 tokens: chunks 0 and 1
+            return verdict.first_difference(1, diff, run, vllm, [])
+        named = first([0, 1, 2], [0, 1])
+        self.assertEqual((["eviction order", "vllm#54193"], []), (named["kinds"], named["unnamed"]))
+        within = first([0, 1], [0])
+        self.assertEqual([], within["kinds"], "chunk 1 lies within the computed tokens: no vllm#54193 there")
+        two_more = first([0, 1, 2], [0])
+        self.assertEqual([], two_more["kinds"], "two chunks more is not the one chunk of vllm#54193")
+
+    def test_the_rules_side_of_a_store_vllm_makes_otherwise_takes_the_kind_vllms_side_has(self):
+        # async_hybrid-0035 of the harness: vLLM's store of request b from freed window blocks (7.11.1, the audit
+        # names it) and the rules' store of the same request without them
+        def first(rule_chunks):
+            diff, run, vllm = _logs(
+                [{"type": "StoreJobScheduled", "jobId": 1, "requestId": "b", "chunkIndices": rule_chunks,
+                  "keys": ["b%d" % c for c in rule_chunks], "blockIds": [5 + c for c in rule_chunks]}],
+                [{"type": "StoreJobScheduled", "jobId": 1, "requestId": "b", "chunkIndices": [0, 1, 2],
+                  "keys": ["b0", "b1", "b2"], "blockIds": [5, 6, 7]}])
+            departure = {"seq": 7, "code": "STORE_BEYOND_ALLOCATED", "vllm": None, "departure": "7.11.1 (a store "
+                         "from a freed sliding-window block)"}
+            return verdict.first_difference(1, diff, run, vllm, [departure])
+        named = first([1, 2])
+        self.assertEqual((["7.11.1"], []), (named["kinds"], named["unnamed"]))
+        other = first([1, 2, 3])
+        self.assertEqual(["kvledger seq 7 StoreJobScheduled"], other["unnamed"], "chunk 3 is none vLLM's store names")
+
     def test_a_lookup_vllm_defers_for_a_chunk_being_written_where_the_rules_answer_is_7_11_2(self):
         diff, run, vllm = _logs(
             [{"type": "PrefixMatched", "requestId": "c", "gpuHitTokens": 0, "externalTokens": 0, "hitChunks": []}],
