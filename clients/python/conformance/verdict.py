@@ -573,17 +573,18 @@ def _evicted_by_the_rules_in_step(vllm_store, rule_store, only_run, only_vllm, r
 
 
 def _zeroed_for_a_hit(vllm_deferral, rule_deferral, events):
-    """Both defer the request's offer, and vLLM's names in its sliding-window groups fewer chunks than the rules', each
-    one whose block the request still holds (the log freed it not) and another request's allocation of the step
-    shares within its GPU-prefix hit; any chunk vLLM's names more is one whose blocks the log freed for the request.
+    """Both defer the request's offer (or both store it), and vLLM's names in its sliding-window groups fewer chunks
+    than the rules', each one whose block the request still holds (the log freed it not) and another request's
+    allocation of the step shares within its GPU-prefix hit; any chunk vLLM's names more is one whose blocks the log
+    freed for the request.
 
     Contract 7.11.1: vLLM is not told of window frees, so at each build it zeroes the request's pending-store block ids
     (from its store cursor) that any allocation of the step names (``offloading/scheduler.py``, ``_update_req_states``:
     ``_current_batch_allocated_block_ids``), a GPU-prefix hit's shared blocks included, and still offers the freed
     ones; the rules offer the held blocks and leave the freed ones out. The harness's ``async_hybrid-0091`` and
-    ``hybrid_swa-0192``."""
-    if vllm_deferral is None or rule_deferral is None or vllm_deferral["type"] != "StoreDeferred" or \
-            rule_deferral["type"] != "StoreDeferred":
+    ``hybrid_swa-0192`` (deferrals), ``async_hybrid-0320`` (stores)."""
+    if vllm_deferral is None or rule_deferral is None or vllm_deferral["type"] != rule_deferral["type"] or \
+            vllm_deferral["type"] not in ("StoreDeferred", "StoreJobScheduled"):
         return False
     v_groups, r_groups = vllm_deferral["chunkIndices"], rule_deferral["chunkIndices"]
     if not (v_groups and isinstance(v_groups[0], list)) or len(v_groups) != len(r_groups):

@@ -266,7 +266,7 @@ class VerdictTest(unittest.TestCase):
         # async_hybrid-0091 and hybrid_swa-0192 of the harness: request 1 freed window block 20 (chunk 0) and still
         # holds 21 and 22, which request 2's GPU-prefix hit of the step shares; vLLM zeroes their ids in request 1's
         # pending positions and offers freed chunk 0, the rules offer chunks 1 to 3
-        def first(hit_tokens=12, vllm_window=(0, 3)):
+        def first(hit_tokens=12, vllm_window=(0, 3), store=False):
             head = [{"type": "EngineConfigured"},
                     {"type": "BlocksAllocated", "requestId": "1", "blockIds": [[10, 11, 12, 13], [20, 21, 22, 23]]},
                     {"type": "WindowBlocksFreed", "requestId": "1", "blockIds": [[], [20]]},
@@ -274,8 +274,14 @@ class VerdictTest(unittest.TestCase):
                      "hitChunks": [[], []]}]
             allocation = {"type": "BlocksAllocated", "requestId": "2", "blockIds": [[10, 11, 12, 30],
                                                                                   [None, 21, 22, 31]]}
-            deferral = lambda window: {"type": "StoreDeferred", "requestId": "1", "chunkIndices": [[0, 1, 2, 3],
-                                       list(window)], "reason": "TIER_FULL"}
+            def deferral(window):  # or its store (async_hybrid-0320), of chunks the tier lacks
+                if not store:
+                    return {"type": "StoreDeferred", "requestId": "1", "chunkIndices": [[0, 1, 2, 3], list(window)],
+                            "reason": "TIER_FULL"}
+                return {"type": "StoreJobScheduled", "jobId": 0, "requestId": "1",
+                        "chunkIndices": [[0, 1, 2, 3], list(window)],
+                        "keys": [["f%d" % c for c in range(4)], ["w%d" % c for c in window]],
+                        "blockIds": [[10, 11, 12, 13], [20 + c for c in window]]}
             diff, run, vllm = _step_logs(head, [deferral((1, 2, 3)), allocation],
                                          [deferral(vllm_window), allocation])
             return verdict.first_difference(1, diff, run, vllm, [])
@@ -285,6 +291,9 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual([], no_hit["kinds"], "the hit shares none of request 1's window blocks")
         unshared = first(vllm_window=(0,))
         self.assertEqual([], unshared["kinds"], "block 23 of chunk 3 is none the hit shares")
+        stored = first(store=True)
+        self.assertEqual((["7.11.1"], []), (stored["kinds"], stored["unnamed"]))
+        self.assertEqual([], first(store=True, hit_tokens=4)["kinds"], "the hit shares none of request 1's window blocks")
 
     def test_an_offer_the_rules_defer_for_the_room_their_side_of_a_7_11_1_store_took_is_7_11_1(self):
         # async_hybrid-0049 of the harness: vLLM defers request 1's offer of six chunks (window chunks 0 and 1 from
