@@ -218,13 +218,16 @@ def judge(findings, events):
 # that differs in that step is named by one of these kinds (the audit's judged findings at its seq help); a kind
 # not named makes the harness fail.
 DIFF_KINDS = {
-    "eviction order": "policy: the step's evictions differ and nothing else does (vLLM's CPU LRU makes a store's "
-                      "chunks evictable in Python set order and touches every key of a request, contract 7.11.4)",
+    "eviction order": "policy: the step's evictions differ and nothing else does, or the rules store again chunks "
+                      "their own eviction of the step took and vLLM's did not (vLLM's CPU LRU makes a store's chunks "
+                      "evictable in Python set order and touches every key of a request, contract 7.11.4)",
     "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
     "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
     "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed, "
               "or flushes a store whose sliding-window source block a GPU-prefix hit of the step shares while the "
-              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free)",
+              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free); "
+              "or leaves out of an offer window chunks whose held blocks a GPU-prefix hit of the step shares (vLLM zeroes "
+              "their ids), or the rules defer for the room their side of such an offer took",
     "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
                     "out (vLLM flushes whole jobs, jobs_to_flush)",
 }
