@@ -218,13 +218,16 @@ def judge(findings, events):
 # that differs in that step is named by one of these kinds (the audit's judged findings at its seq help); a kind
 # not named makes the harness fail.
 DIFF_KINDS = {
-    "eviction order": "policy: the step's evictions differ and nothing else does (vLLM's CPU LRU makes a store's "
-                      "chunks evictable in Python set order and touches every key of a request, contract 7.11.4)",
+    "eviction order": "policy: the step's evictions differ and nothing else does, or the rules store again chunks "
+                      "their own eviction of the step took and vLLM's did not (vLLM's CPU LRU makes a store's chunks "
+                      "evictable in Python set order and touches every key of a request, contract 7.11.4)",
     "vllm#54193": "vLLM's own fault: its finish-time store past c (and the eviction and flush it makes for it)",
     "7.11.2": "contract 7.11.2: vLLM's lookup defers (a chunk being written) where the rules answer",
     "7.11.1": "contract 7.11.1: vLLM offers or stores a sliding-window chunk whose block its KV cache manager freed, "
               "or flushes a store whose sliding-window source block a GPU-prefix hit of the step shares while the "
-              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free)",
+              "store's owner still holds it (vLLM fences such blocks from the store's creation, the rules from the free); "
+              "or leaves out of an offer window chunks whose held blocks a GPU-prefix hit of the step shares (vLLM zeroes "
+              "their ids), or the rules defer for the room their side of such an offer took",
     "flush blocks": "policy (contract 9.2): a flush of the same jobs naming more of their blocks than the ones handed "
                     "out (vLLM flushes whole jobs, jobs_to_flush)",
 }
@@ -318,6 +321,8 @@ def first_difference(diff_exit, diff_text, run_events, captured_events, findings
                          captured_events)
             if not kind and side == "kvledger" and e["type"] in ("StoreJobScheduled", "StoreDeferred"):
                 kind = _counterpart_kind(e, store_kinds)
+            if not kind:
+                kind = _store_kind_in_step(side, e, only_run, only_vllm, run_events, captured_events, store_kinds)
             if kind and side == "vllm" and e["type"] in ("StoreJobScheduled", "StoreDeferred"):
                 store_kinds.setdefault(e["requestId"], []).append((e, kind))
             if not kind and side == "vllm" and e["type"] == "FlushRequired" and \
@@ -501,3 +506,158 @@ def _more_of_freed_groups(vllm_chunks, rule_chunks, rid, freed):
         if set(v) != set(r) and (rid, g) not in freed:
             return False
     return True
+
+
+# ------------------------------------------------------------------------------------------------------------
+# a store or deferral of the first difference's step that another difference of the same step explains, or vLLM's
+# zeroing of block ids a GPU-prefix hit of the step shares
+
+def _store_kind_in_step(side, e, only_run, only_vllm, run_events, captured_events, store_kinds):
+    """The kind of a store or deferral of the diff's first step, with the other log's store or deferral of the same
+    request in the step (if any), that one of these shows, else None:
+
+    - ``eviction order``: the rules store chunks vLLM's store leaves out (or make a store vLLM does not), each a
+      chunk the rules evicted earlier in the same step and vLLM did not (:func:`_evicted_by_the_rules_in_step`);
+    - ``7.11.1``: vLLM's offer leaves out window chunks whose blocks a GPU-prefix hit of the step shares
+      (:func:`_zeroed_for_a_hit`), or the rules defer an offer vLLM stores for want of only the room the rules'
+      side of a ``7.11.1`` store took earlier in the step (:func:`_room_of_a_departure_store`).
+    """
+    if e["type"] not in ("StoreJobScheduled", "StoreDeferred"):
+        return None
+    other = _pair(e, only_run if side == "vllm" else only_vllm)
+    vllm_e, rule_e = (e, other) if side == "vllm" else (other, e)
+    if _evicted_by_the_rules_in_step(vllm_e, rule_e, only_run, only_vllm, run_events, captured_events):
+        return "eviction order"
+    if _zeroed_for_a_hit(vllm_e, rule_e, captured_events):
+        return "7.11.1"
+    if _room_of_a_departure_store(vllm_e, rule_e, only_run, run_events, store_kinds):
+        return "7.11.1"
+    return None
+
+
+def _pair(e, others):
+    """The other log's store or deferral of ``e``'s request in the step, nearest ``e``; None if it has none."""
+    near = [x for _, x in others if x["type"] in ("StoreJobScheduled", "StoreDeferred")
+            and x.get("requestId") == e.get("requestId")]
+    return min(near, key=lambda x: abs(x["seq"] - e["seq"])) if near else None
+
+
+def _per_group_chunks(chunks):
+    return chunks if chunks and isinstance(chunks[0], list) else [chunks]
+
+
+def _evicted_by_the_rules_in_step(vllm_store, rule_store, only_run, only_vllm, run_events, captured_events):
+    """The rules' store names the chunks of vLLM's store of the request in the step (or vLLM makes none) and more,
+    each a chunk whose key the rules' own eviction evicted earlier in the same step, and vLLM's evictions of the step
+    did not. The CPU tiers agree before the step (every unit before it agrees), so vLLM's tier still holds these
+    chunks, and vLLM's CPU manager stores only the keys it lacks (``prepare_store``): the two LRU orders chose other
+    victims in this step (contract 9.2's policy: which chunks are evicted first; vLLM's ``_touch`` makes every key a
+    request looks up recent, contract 7.11.4). The harness's ``async_hybrid-0077``, ``hybrid_swa-0157`` and
+    ``eagle-0081``."""
+    if rule_store is None or rule_store["type"] != "StoreJobScheduled":
+        return False
+    if vllm_store is not None and vllm_store["type"] != "StoreJobScheduled":
+        return False
+    rule_groups = _per_group_chunks(rule_store["chunkIndices"])
+    rule_keys = _per_group_chunks(rule_store["keys"])
+    vllm_groups = _per_group_chunks(vllm_store["chunkIndices"]) if vllm_store else [[] for _ in rule_groups]
+    if len(vllm_groups) != len(rule_groups) or len(rule_keys) != len(rule_groups):
+        return False
+    evicted = {k for s, x in only_run if x["type"] == "ChunksEvicted" and s < rule_store["seq"] for k in x["keys"]}
+    run_names, _ = _names(run_events)
+    vllm_names, _ = _names(captured_events)
+    vllm_evicted = {vllm_names.get(k, k) for _, x in only_vllm if x["type"] == "ChunksEvicted" for k in x["keys"]}
+    extra = []
+    for v, r, keys in zip(vllm_groups, rule_groups, rule_keys):
+        if not set(v) <= set(r) or len(keys) != len(r):
+            return False
+        extra += [key for chunk, key in zip(r, keys) if chunk not in v]
+    return bool(extra) and all(k in evicted and run_names.get(k, k) not in vllm_evicted for k in extra)
+
+
+def _zeroed_for_a_hit(vllm_deferral, rule_deferral, events):
+    """Both defer the request's offer (or both store it), and vLLM's names in its sliding-window groups fewer chunks
+    than the rules', each one whose block the request still holds (the log freed it not) and another request's
+    allocation of the step shares within its GPU-prefix hit; any chunk vLLM's names more is one whose blocks the log
+    freed for the request.
+
+    Contract 7.11.1: vLLM is not told of window frees, so at each build it zeroes the request's pending-store block ids
+    (from its store cursor) that any allocation of the step names (``offloading/scheduler.py``, ``_update_req_states``:
+    ``_current_batch_allocated_block_ids``), a GPU-prefix hit's shared blocks included, and still offers the freed
+    ones; the rules offer the held blocks and leave the freed ones out. The harness's ``async_hybrid-0091`` and
+    ``hybrid_swa-0192`` (deferrals), ``async_hybrid-0320`` (stores)."""
+    if vllm_deferral is None or rule_deferral is None or vllm_deferral["type"] != rule_deferral["type"] or \
+            vllm_deferral["type"] not in ("StoreDeferred", "StoreJobScheduled"):
+        return False
+    v_groups, r_groups = vllm_deferral["chunkIndices"], rule_deferral["chunkIndices"]
+    if not (v_groups and isinstance(v_groups[0], list)) or len(v_groups) != len(r_groups):
+        return False
+    config = next((x for x in events if x.get("type") == "EngineConfigured"), {})
+    groups = config.get("groups") or []
+    per_chunk = config.get("blocksPerChunk") or 1
+    rid, seq, step = vllm_deferral["requestId"], vllm_deferral["seq"], vllm_deferral.get("step")
+    if len(groups) != len(v_groups) or step is None:
+        return False
+    tables, freed = [[] for _ in groups], set()
+    for x in events:
+        if x["seq"] >= seq or x.get("requestId") != rid:
+            continue
+        if x.get("type") == "BlocksAllocated":
+            for g, ids in enumerate(x["blockIds"][:len(groups)]):
+                tables[g].extend(ids)
+        elif x.get("type") == "RequestPreempted":
+            tables = [[] for _ in groups]
+        elif x.get("type") == "WindowBlocksFreed":
+            freed.update((g, b) for g, ids in enumerate(x["blockIds"]) for b in ids)
+    shared = set()
+    for a in events:
+        if a.get("type") == "BlocksAllocated" and a.get("step") == step and a.get("requestId") != rid:
+            shared |= _hit_blocks(a, groups, [x for x in events if x["seq"] < a["seq"]])
+    zeroed = False
+    for g, (v, r) in enumerate(zip(v_groups, r_groups)):
+        window = groups[g].get("kind") == "SLIDING_WINDOW"
+        for chunk in set(r) - set(v):
+            blocks = [(g, b) for b in tables[g][chunk * per_chunk:(chunk + 1) * per_chunk] if b is not None]
+            if not window or not blocks or any(b in freed for b in blocks) or not any(b in shared for b in blocks):
+                return False
+            zeroed = True
+        for chunk in set(v) - set(r):
+            blocks = [(g, b) for b in tables[g][chunk * per_chunk:(chunk + 1) * per_chunk] if b is not None]
+            if not window or not blocks or not all(b in freed for b in blocks):
+                return False
+    return zeroed
+
+
+def _room_of_a_departure_store(vllm_store, rule_deferral, only_run, run_events, store_kinds):
+    """vLLM stores an offer the rules defer (``TIER_FULL``, the same chunks), after the rules made, earlier in the
+    step, a store that is the rules' side of a ``7.11.1`` offer (:func:`_counterpart_kind`: vLLM deferred that offer,
+    larger by freed window chunks); and the rules' tier (capacity ``cpuCapacityChunks``, every chunk stored or being
+    written counted) lacks the room for vLLM's store with those stores and has it without them. The tiers agree before
+    the step, so the rules defer only for the room their side of the departure took. The harness's
+    ``async_hybrid-0049``."""
+    if vllm_store is None or rule_deferral is None or vllm_store["type"] != "StoreJobScheduled" or \
+            rule_deferral["type"] != "StoreDeferred" or rule_deferral.get("reason") != "TIER_FULL" or \
+            vllm_store["chunkIndices"] != rule_deferral["chunkIndices"]:
+        return False
+    departures = [x for s, x in only_run if x["type"] == "StoreJobScheduled" and s < rule_deferral["seq"]
+                  and _counterpart_kind(x, store_kinds) == "7.11.1"]
+    config = next((x for x in run_events if x.get("type") == "EngineConfigured"), {})
+    capacity = config.get("cpuCapacityChunks")
+    if not departures or not capacity:
+        return False
+    tier, jobs = set(), {}
+    for x in run_events:
+        if x["seq"] >= rule_deferral["seq"]:
+            break
+        if x.get("type") == "StoreJobScheduled":
+            jobs[x["jobId"]] = set(_flat_blocks(x["keys"]))
+            tier |= jobs[x["jobId"]]
+        elif x.get("type") == "ChunksEvicted":
+            tier -= set(x["keys"])
+        elif x.get("type") == "StoreJobCompleted" and x.get("success") is False:
+            tier -= jobs.get(x["jobId"], set())
+        elif x.get("type") == "CacheReset":
+            tier.clear()
+    taken = len({k for x in departures for k in _flat_blocks(x["keys"])})
+    needed = len(_flat_blocks(vllm_store["keys"]))
+    return len(tier) + needed > capacity >= len(tier) - taken + needed

@@ -125,6 +125,23 @@ def _logs(run_tail, vllm_tail):
     return diff, run, vllm
 
 
+def _step_logs(head, run_tail, vllm_tail):
+    """Two logs that agree on ``head`` (step 1) and part in step 2 (``run_tail`` kvledger's run, ``vllm_tail`` vLLM's
+    log), with the diff's text of that step; a grouped engine (a full-attention group and a sliding-window one)."""
+    config = {"type": "EngineConfigured", "gpuBlockSize": 4, "blocksPerChunk": 1, "cpuCapacityChunks": 5,
+              "groups": [{"kind": "FULL", "blockSize": 4}, {"kind": "SLIDING_WINDOW", "blockSize": 4,
+                                                                "slidingWindow": 8}]}
+    head = [dict(config, **head[0])] + head[1:] if head and head[0]["type"] == "EngineConfigured" else [config] + head
+    run, vllm = [dict(e) for e in head + run_tail], [dict(e) for e in head + vllm_tail]
+    for events in (run, vllm):
+        for i, e in enumerate(events):
+            e.update(seq=i + 1, step=1 if i < len(head) else 2)
+    text = lambda events: "\n".join("    seq %d %s x" % (e["seq"], e["type"]) for e in events[len(head):])
+    diff = "first disagreement at unit 4 (scheduler step 2 of the capture)\n  run.jsonl:\n%s\n" \
+           "  vllm-events.jsonl:\n%s" % (text(run), text(vllm))
+    return diff, run, vllm
+
+
 class VerdictTest(unittest.TestCase):
     """The harness's reading of audit lines (contract 9.2's classes, vLLM's own fault, 7.11's departures) and of
     the diff's first difference."""
@@ -223,6 +240,87 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual((["7.11.1"], []), (named["kinds"], named["unnamed"]))
         other = first([1, 2, 3])
         self.assertEqual(["kvledger seq 7 StoreJobScheduled"], other["unnamed"], "chunk 3 is none vLLM's store names")
+
+    def test_a_store_of_chunks_the_rules_evicted_in_the_step_and_vllm_did_not_is_the_eviction_order(self):
+        # async_hybrid-0077 and eagle-0081 of the harness: the rules evict request a's chunk 0 for a store of the step
+        # where vLLM evicts chunk 1, and then store chunk 0 again for request c, which shares a's prefix; vLLM's tier
+        # still holds it, so vLLM's store of c leaves it out (or vLLM makes none)
+        def first(rule_evicts, vllm_evicts, rule_chunks=(0, 1), vllm_chunks=(1,)):
+            def store(chunks):
+                return [{"type": "StoreJobScheduled", "jobId": 1, "requestId": "c", "chunkIndices": list(chunks),
+                         "keys": ["0" if c == 0 else "c%d" % c for c in chunks], "blockIds": [7 + c for c in chunks]}]
+            diff, run, vllm = _logs([{"type": "ChunksEvicted", "keys": rule_evicts}] + store(rule_chunks),
+                                    [{"type": "ChunksEvicted", "keys": vllm_evicts}] + (store(vllm_chunks)
+                                                                                        if vllm_chunks else []))
+            return verdict.first_difference(1, diff, run, vllm, [])
+        named = first(["0"], ["1"])
+        self.assertEqual((["eviction order"], []), (named["kinds"], named["unnamed"]))
+        none = first(["0"], ["1"], rule_chunks=(0,), vllm_chunks=())
+        self.assertEqual((["eviction order"], []), (none["kinds"], none["unnamed"]), "vLLM makes no store at all")
+        kept = first(["1"], ["1"])
+        self.assertIn("kvledger seq 8 StoreJobScheduled", kept["unnamed"], "the rules did not evict chunk 0 in the step")
+        both = first(["0"], ["0", "1"])
+        self.assertIn("vllm seq 8 StoreJobScheduled", both["unnamed"], "vLLM evicted chunk 0 too and does not store it")
+
+    def test_an_offer_vllm_makes_without_window_chunks_a_hit_of_the_step_shares_is_7_11_1(self):
+        # async_hybrid-0091 and hybrid_swa-0192 of the harness: request 1 freed window block 20 (chunk 0) and still
+        # holds 21 and 22, which request 2's GPU-prefix hit of the step shares; vLLM zeroes their ids in request 1's
+        # pending positions and offers freed chunk 0, the rules offer chunks 1 to 3
+        def first(hit_tokens=12, vllm_window=(0, 3), store=False):
+            head = [{"type": "EngineConfigured"},
+                    {"type": "BlocksAllocated", "requestId": "1", "blockIds": [[10, 11, 12, 13], [20, 21, 22, 23]]},
+                    {"type": "WindowBlocksFreed", "requestId": "1", "blockIds": [[], [20]]},
+                    {"type": "PrefixMatched", "requestId": "2", "gpuHitTokens": hit_tokens, "externalTokens": 0,
+                     "hitChunks": [[], []]}]
+            allocation = {"type": "BlocksAllocated", "requestId": "2", "blockIds": [[10, 11, 12, 30],
+                                                                                  [None, 21, 22, 31]]}
+            def deferral(window):  # or its store (async_hybrid-0320), of chunks the tier lacks
+                if not store:
+                    return {"type": "StoreDeferred", "requestId": "1", "chunkIndices": [[0, 1, 2, 3], list(window)],
+                            "reason": "TIER_FULL"}
+                return {"type": "StoreJobScheduled", "jobId": 0, "requestId": "1",
+                        "chunkIndices": [[0, 1, 2, 3], list(window)],
+                        "keys": [["f%d" % c for c in range(4)], ["w%d" % c for c in window]],
+                        "blockIds": [[10, 11, 12, 13], [20 + c for c in window]]}
+            diff, run, vllm = _step_logs(head, [deferral((1, 2, 3)), allocation],
+                                         [deferral(vllm_window), allocation])
+            return verdict.first_difference(1, diff, run, vllm, [])
+        named = first()
+        self.assertEqual((["7.11.1"], []), (named["kinds"], named["unnamed"]))
+        no_hit = first(hit_tokens=4)
+        self.assertEqual([], no_hit["kinds"], "the hit shares none of request 1's window blocks")
+        unshared = first(vllm_window=(0,))
+        self.assertEqual([], unshared["kinds"], "block 23 of chunk 3 is none the hit shares")
+        stored = first(store=True)
+        self.assertEqual((["7.11.1"], []), (stored["kinds"], stored["unnamed"]))
+        self.assertEqual([], first(store=True, hit_tokens=4)["kinds"], "the hit shares none of request 1's window blocks")
+
+    def test_an_offer_the_rules_defer_for_the_room_their_side_of_a_7_11_1_store_took_is_7_11_1(self):
+        # async_hybrid-0049 of the harness: vLLM defers request 1's offer of six chunks (window chunks 0 and 1 from
+        # blocks the log freed, 7.11.1), the rules store four; then vLLM stores request 3's four chunks in a tier of
+        # five, where the rules' tier lacks the room their store of request 1 took
+        def first(capacity=5, freed=True):
+            head = [{"type": "EngineConfigured", "cpuCapacityChunks": capacity},
+                    {"type": "BlocksAllocated", "requestId": "1", "blockIds": [[1, 2, 3], [4, 5, 6]]}]
+            head += [{"type": "WindowBlocksFreed", "requestId": "1", "blockIds": [[], [4, 5]]}] if freed else []
+            allocation = {"type": "BlocksAllocated", "requestId": "3", "blockIds": [[7, 8], [9, 10]]}
+            store = lambda rid, chunks, blocks: {
+                "type": "StoreJobScheduled", "jobId": 0, "requestId": rid, "chunkIndices": chunks,
+                "keys": [["%s-%d-%d" % (rid, g, c) for c in cs] for g, cs in enumerate(chunks)], "blockIds": blocks}
+            run = [store("1", [[0, 1, 2], [2]], [[1, 2, 3], [6]]), allocation,
+                   {"type": "StoreDeferred", "requestId": "3", "chunkIndices": [[0, 1], [0, 1]], "reason": "TIER_FULL"}]
+            vllm = [{"type": "StoreDeferred", "requestId": "1", "chunkIndices": [[0, 1, 2], [0, 1, 2]],
+                     "reason": "TIER_FULL"}, allocation, store("3", [[0, 1], [0, 1]], [[7, 8], [9, 10]])]
+            diff, run, vllm = _step_logs(head, run, vllm)
+            return verdict.first_difference(1, diff, run, vllm, [])
+        named = first()
+        self.assertEqual((["7.11.1"], []), (named["kinds"], named["unnamed"]))
+        roomy = first(capacity=9)
+        self.assertEqual({"vllm seq 6 StoreJobScheduled", "kvledger seq 6 StoreDeferred"}, set(roomy["unnamed"]),
+                         "a tier of nine has the room for both: the rules' deferral is not that room")
+        held = first(freed=False)
+        self.assertIn("kvledger seq 5 StoreDeferred", held["unnamed"], "request 1's store is no 7.11.1 one (no free, "
+                      "one event less)")
 
     def test_a_lookup_vllm_defers_for_a_chunk_being_written_where_the_rules_answer_is_7_11_2(self):
         diff, run, vllm = _logs(
