@@ -176,14 +176,15 @@ def restored_final_store_findings(findings, events):
     requests, then ``finished_req_ids``); where one of those stores evicts such a chunk k, F's ``prepare_store``
     finds k gone and stores it again. The log shows that eviction in step S + 1, after F: vLLM's tier holds k, the
     log's does not, until vLLM evicts k again (a ``ChunksEvicted`` naming it), the log stores it again, or a reset.
-    While any such chunk is held only by vLLM, vLLM evicts for room the log's tier does not lack; a tier finding
-    made then (or at the eviction of such a chunk) is named.
+    While such chunks are held only by vLLM, it evicts for room the log's tier does not lack, as many chunks more
+    as it holds so: an ``EVICTION_INVALID`` made then (or at the eviction of such a chunk) whose log evicts more
+    chunks than the rules give, by at most that many, is named.
     """
     held, ended, finals, restored, named = set(), set(), {}, set(), set()
-    at = {f["seq"] for f in findings if f["class"] == "safety" and f["code"] in LATE_FINAL_STORE_CODES}
+    at = {f["seq"]: f for f in findings if f["class"] == "safety" and f["code"] == "EVICTION_INVALID"}
     for e in events:
         t = e.get("type")
-        if e["seq"] in at and restored:
+        if e["seq"] in at and restored and 0 < _eviction_excess(at[e["seq"]]) <= len(restored):
             named.add(e["seq"])
         if t == "ChunksEvicted":
             keys = set(_flat_keys(e.get("keys")))
@@ -213,6 +214,19 @@ FREED_WINDOW_ROOM = "7.11.1 (the room of a store from a freed sliding-window blo
 _EVICTED_KEYS = re.compile(r"(the rules give|the log shows) ChunksEvicted \{keys=\[([^\]]*)\]\}")
 
 
+def _evicted_keys(finding):
+    """The (abridged) keys of an ``EVICTION_INVALID``'s evictions: (the rules', ``[]`` if they give none; the log's,
+    or None)."""
+    given = {side: [k for k in keys.split(", ") if k] for side, keys in _EVICTED_KEYS.findall(finding["reason"])}
+    return given.get("the rules give", []), given.get("the log shows")
+
+
+def _eviction_excess(finding):
+    """How many chunks more the log's eviction takes than the rules' (0 if the reason names no eviction of the log)."""
+    rules, log = _evicted_keys(finding)
+    return 0 if log is None else len(log) - len(rules)
+
+
 def freed_window_room(finding, findings, events):
     """Whether an ``EVICTION_INVALID`` is the room vLLM makes for chunks of contract 7.11.1's departure: the next
     event is a store with a 7.11.1 finding (:func:`departure`), whose chunks from window blocks the log freed for
@@ -223,8 +237,7 @@ def freed_window_room(finding, findings, events):
     store = [g for g in findings if g["seq"] == finding["seq"] + 1 and departure(g, events)]
     if not store:
         return False
-    given = {side: [k for k in keys.split(", ") if k] for side, keys in _EVICTED_KEYS.findall(finding["reason"])}
-    rules, log = given.get("the rules give", []), given.get("the log shows")
+    rules, log = _evicted_keys(finding)
     if log is None or not set(rules) <= set(log) or len(log) <= len(rules):
         return False
     rid, freed = store[0]["request"], set()

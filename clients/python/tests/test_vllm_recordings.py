@@ -315,7 +315,7 @@ class VerdictTest(unittest.TestCase):
         findings = verdict.parse(lines)  # no other store in the step vLLM builds the final one in: no such departure
         self.assertEqual([3, 5], [f["seq"] for f in verdict.judge(findings, log(other_store_step=10))])
 
-    def test_a_tier_finding_while_vllm_holds_a_chunk_of_a_final_store_it_stored_again_is_departure_5(self):
+    def test_an_eviction_while_vllm_holds_chunks_of_a_final_store_it_stored_again_is_departure_5(self):
         # async_hybrid-0126 of the harness: f's final store, at its finish in step 5, names a0 (held: a stored it)
         # and f2; vLLM built it in step 6, after n's store, which evicted a0, so f's store wrote a0 again. From then
         # on vLLM's tier holds a0 and the log's does not, until vLLM evicts a0 again (step 10).
@@ -340,6 +340,9 @@ class VerdictTest(unittest.TestCase):
             # a0 evicted after vLLM built f's store (step 7), or not held at f's store (f's store wrote it): the
             # tiers agree, and the three stay findings
             self.assertEqual([6, 7, 8], [f["seq"] for f in verdict.judge(verdict.parse(lines), near_miss)])
+        two = lines.replace("keys=[b0...]", "keys=[b0..., b1...]")
+        self.assertEqual([6, 8], [f["seq"] for f in verdict.judge(verdict.parse(two), log())],
+                         "two victims more than the rules give, where vLLM's tier holds one chunk more than the log's")
 
     def test_an_eviction_for_chunks_of_freed_window_blocks_only_vllm_stores_is_departure_1(self):
         # async_hybrid-0112 of the harness: request 56's store names two chunks of group 1 from window blocks the
