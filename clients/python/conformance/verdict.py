@@ -171,7 +171,7 @@ def restored_final_store_findings(findings, events):
     7.11.5's placement. ``events``: the audited log.
 
     A finished request's final store F is written at its finish, in step S, where the log's tier may already hold
-    some of its chunks (a prefix another request stored): the log stores no room for them. vLLM builds F in step
+    some of its chunks (a prefix another request stored): the log makes no room for them. vLLM builds F in step
     S + 1, after that step's other stores (``offloading/scheduler.py`` ``_build_store_jobs``: the scheduled
     requests, then ``finished_req_ids``); where one of those stores evicts such a chunk k, F's ``prepare_store``
     finds k gone and stores it again. The log shows that eviction in step S + 1, after F: vLLM's tier holds k, the
