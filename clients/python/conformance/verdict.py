@@ -157,6 +157,100 @@ def late_final_store_findings(findings, events):
     return named
 
 
+#: Contract 7.11.5's departure where vLLM evicts a chunk of the final store before building it (see
+#: restored_final_store_findings).
+RESTORED_FINAL_STORE = "departure 7.11.5 (vLLM stores again a chunk of the final store evicted before it built it)"
+
+
+def _flat_keys(keys):
+    return [k for g in keys for k in g] if keys and isinstance(keys[0], list) else list(keys or ())
+
+
+def restored_final_store_findings(findings, events):
+    """The seqs of the findings made while vLLM's CPU tier holds chunks the log's does not, because of contract
+    7.11.5's placement. ``events``: the audited log.
+
+    A finished request's final store F is written at its finish, in step S, where the log's tier may already hold
+    some of its chunks (a prefix another request stored): the log makes no room for them. vLLM builds F in step
+    S + 1, after that step's other stores (``offloading/scheduler.py`` ``_build_store_jobs``: the scheduled
+    requests, then ``finished_req_ids``); where one of those stores evicts such a chunk k, F's ``prepare_store``
+    finds k gone and stores it again. The log shows that eviction in step S + 1, after F: vLLM's tier holds k, the
+    log's does not, until vLLM evicts k again (a ``ChunksEvicted`` naming it), the log stores it again, or a reset.
+    While such chunks are held only by vLLM, it evicts for room the log's tier does not lack, as many chunks more
+    as it holds so: an ``EVICTION_INVALID`` made then (or at the eviction of such a chunk) whose log evicts more
+    chunks than the rules give, by at most that many, is named.
+    """
+    held, ended, finals, restored, named = set(), set(), {}, set(), set()
+    at = {f["seq"]: f for f in findings if f["class"] == "safety" and f["code"] == "EVICTION_INVALID"}
+    for e in events:
+        t = e.get("type")
+        if e["seq"] in at and restored and 0 < _eviction_excess(at[e["seq"]]) <= len(restored):
+            named.add(e["seq"])
+        if t == "ChunksEvicted":
+            keys = set(_flat_keys(e.get("keys")))
+            restored -= keys
+            for step, kept in finals.values():
+                if e.get("step") is not None and e["step"] == step + 1:
+                    restored |= kept & keys
+            held -= keys
+        elif t in ("RequestFinished", "RequestAborted"):
+            ended.add(e["requestId"])
+        elif t == "StoreJobScheduled":
+            keys = set(_flat_keys(e.get("keys")))
+            if e.get("requestId") in ended and e.get("step") is not None:
+                finals[e.get("jobId")] = (e["step"], held & keys)
+            restored -= keys
+            held |= keys
+        elif t == "StoreJobCompleted":
+            finals.pop(e.get("jobId"), None)
+        elif t == "CacheReset":
+            held, restored, finals = set(), set(), {}
+    return named
+
+
+#: The eviction for chunks of contract 7.11.1's departure (see freed_window_room).
+FREED_WINDOW_ROOM = "7.11.1 (the room of a store from a freed sliding-window block)"
+
+_EVICTED_KEYS = re.compile(r"(the rules give|the log shows) ChunksEvicted \{keys=\[([^\]]*)\]\}")
+
+
+def _evicted_keys(finding):
+    """The (abridged) keys of an ``EVICTION_INVALID``'s evictions: (the rules', ``[]`` if they give none; the log's,
+    or None)."""
+    given = {side: [k for k in keys.split(", ") if k] for side, keys in _EVICTED_KEYS.findall(finding["reason"])}
+    return given.get("the rules give", []), given.get("the log shows")
+
+
+def _eviction_excess(finding):
+    """How many chunks more the log's eviction takes than the rules' (0 if the reason names no eviction of the log)."""
+    rules, log = _evicted_keys(finding)
+    return 0 if log is None else len(log) - len(rules)
+
+
+def freed_window_room(finding, findings, events):
+    """Whether an ``EVICTION_INVALID`` is the room vLLM makes for chunks of contract 7.11.1's departure: the next
+    event is a store with a 7.11.1 finding (:func:`departure`), whose chunks from window blocks the log freed for
+    its request vLLM stores and the rules do not; the log's eviction names the rules' victims and at most that many
+    more."""
+    if finding["code"] != "EVICTION_INVALID":
+        return False
+    store = [g for g in findings if g["seq"] == finding["seq"] + 1 and departure(g, events)]
+    if not store:
+        return False
+    rules, log = _evicted_keys(finding)
+    if log is None or not set(rules) <= set(log) or len(log) <= len(rules):
+        return False
+    rid, freed = store[0]["request"], set()
+    for e in events:
+        if e["seq"] == store[0]["seq"]:
+            groups = e["blockIds"] if e["blockIds"] and isinstance(e["blockIds"][0], list) else [e["blockIds"]]
+            from_freed = sum(1 for g, blocks in enumerate(groups) for b in blocks if (g, b) in freed)
+            return len(log) - len(rules) <= from_freed
+        if e.get("requestId") == rid and e.get("type") == "WindowBlocksFreed":
+            freed.update((g, b) for g, blocks in enumerate(e["blockIds"]) for b in blocks)
+    return False
+
+
 def read_events(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -186,6 +280,7 @@ def judge(findings, events):
     restores = {f["seq"] for f in findings if f["code"] == "DUPLICATE_STORE" and "already stored" in f["reason"]}
     first_lru = min([f["seq"] for f in findings if f["code"] == "EVICTION_NOT_LRU"], default=None)
     late_final = late_final_store_findings(findings, events)
+    restored_final = restored_final_store_findings(findings, events)
     unexplained = []
     for f in findings:
         f["departure"] = f["cascade"] = None
@@ -202,7 +297,9 @@ def judge(findings, events):
             # cursor is past them, so they make no such store and need no room for it
             f["departure"] = RESTORE
             continue
-        f["departure"] = departure(f, events) or (LATE_FINAL_STORE if f["seq"] in late_final else None)
+        f["departure"] = departure(f, events) or (FREED_WINDOW_ROOM if freed_window_room(f, findings, events) else
+                                                  RESTORED_FINAL_STORE if f["seq"] in restored_final else
+                                                  LATE_FINAL_STORE if f["seq"] in late_final else None)
         if not f["departure"] and first_lru is not None and f["seq"] >= first_lru and f["code"] in TIER_CASCADE:
             f["cascade"] = "after EVICTION_NOT_LRU at seq %d" % first_lru
         if not f["departure"] and not f["cascade"]:

@@ -560,17 +560,21 @@ class Translator:
         self._keys_of[job_id] = _flat(keys)
 
     def _make_room(self, keys):
-        """Before a store of ``keys``: a ``ChunksEvicted`` of as many of this step's victims as the log's tier lacks
-        room for (its capacity, counting what the log's events hold), never one of the store's own chunks."""
+        """Before a store of ``keys``: a ``ChunksEvicted`` of this step's victims, in vLLM's order, until they make
+        the room the log's tier lacks (its capacity, counting what the log's events hold), never one of the store's
+        own chunks. A victim the log's tier does not hold makes no room there: a chunk of a final store that vLLM
+        evicted before it built that store a step after the finish, and stored again (contract 7.11.5); it is
+        written where vLLM evicted it, and the room is made by the victims after it."""
         if not self._victims:
             return
         need = len(self._tier_keys) + sum(1 for k in set(keys) if k not in self._tier_keys) - self._capacity
-        taken = []
+        taken, made = [], 0
         for key in self._victims:
-            if len(taken) >= need:
+            if made >= need:
                 break
             if key not in keys:
                 taken.append(key)
+                made += key in self._tier_keys
         if taken:
             for key in taken:
                 self._victims.remove(key)

@@ -430,6 +430,47 @@ class RoutinePathsTest(unittest.TestCase):
             self.assertNotIn("TIER_OVER_CAPACITY", out)
             self.assertEqual(0, code, out + err)
 
+    def test_a_victim_the_logs_tier_does_not_hold_makes_no_room_there(self):
+        # f's final store names a's chunks A0, A1 and its own F2. vLLM builds it a step after f's finish, after
+        # n's store, for which it evicts A0 (contract 7.11.5); f's store then writes A0 again. The log writes f's
+        # store at the finish, where A0 is held, and A0's eviction after it: from then on vLLM's tier holds A0 and
+        # the log's does not. When vLLM evicts A0 again, for m's store, that victim frees nothing in the log's tier:
+        # the room m needs there comes from the victim after it, A1, written before m's store, not after it.
+        t = Translator({"gpuBlockSize": 4, "cpuCapacityChunks": 4})
+        a = match(t, "a", range(8))
+        b = match(t, "b", range(100, 108))
+        step(t, [{"request": a, "new": True, "block_ids": [1, 2]}, {"request": b, "new": True, "block_ids": [3, 4]}],
+             {"a": 8, "b": 8}, stores=[{"job_id": 0, "req_id": "a", "block_ids": [1, 2]},
+                                       {"job_id": 1, "req_id": "b", "block_ids": [3, 4]}])
+        done(t, 0, 1)  # the tier is full: A0, A1, B0, B1
+        a0, a1 = hashes(2, "a")
+        b0, b1 = hashes(2, "b")
+        f2 = hashes(3, "f")[2]
+        f = request("f", range(12), new_hashes=[a0, a1, f2])
+        t.feed({"call": "get_num_new_matched_tokens", "request": f, "num_computed_tokens": 0, "result": [0, False]})
+        step(t, [{"request": f, "new": True, "block_ids": [5, 6, 7]}], {"f": 12},
+             deferred=[["f", [f2 + "00000000"]]])
+        finish(t, "f", range(12), 12)
+        n = match(t, "n", range(200, 204))
+        step(t, [{"request": n, "new": True, "block_ids": [8]}], {"n": 4}, finished=["f"],
+             stores=[{"job_id": 2, "req_id": "n", "block_ids": [8]}, {"job_id": 3, "req_id": "f", "block_ids": [5, 6, 7]}],
+             evicted=[["n", [a0 + "00000000"]], ["f", [b0 + "00000000", b1 + "00000000"]]])
+        done(t, 2, 3)
+        m = match(t, "m", range(300, 308))
+        step(t, [{"request": m, "new": True, "block_ids": [9, 10]}], {"m": 8},
+             stores=[{"job_id": 4, "req_id": "m", "block_ids": [9, 10]}],
+             evicted=[["m", [a0 + "00000000", a1 + "00000000"]]])
+        t.release()
+        tail = [(e["type"], e.get("requestId") or e.get("keys")) for e in t.events
+                if e["type"] in ("ChunksEvicted", "StoreJobScheduled")][2:]
+        self.assertEqual([("ChunksEvicted", [b0]), ("StoreJobScheduled", "f"),  # at f's finish: room for F2
+                          ("ChunksEvicted", [a0]), ("StoreJobScheduled", "n"),
+                          ("ChunksEvicted", [b1]),  # the room vLLM made for A0, which the log's f does not store
+                          ("ChunksEvicted", [a0, a1]), ("StoreJobScheduled", "m")], tail)
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = audit(self.write(t, tmp))
+            self.assertNotIn("TIER_OVER_CAPACITY", out)
+
     def test_a_store_the_cpu_manager_has_no_room_for_is_deferred(self):
         t = Translator({"gpuBlockSize": 4})
         a = match(t, "a", range(8))

@@ -413,5 +413,57 @@ class VerdictTest(unittest.TestCase):
         findings = verdict.parse(lines)  # no other store in the step vLLM builds the final one in: no such departure
         self.assertEqual([3, 5], [f["seq"] for f in verdict.judge(findings, log(other_store_step=10))])
 
+    def test_an_eviction_while_vllm_holds_chunks_of_a_final_store_it_stored_again_is_departure_5(self):
+        # async_hybrid-0126 of the harness: f's final store, at its finish in step 5, names a0 (held: a stored it)
+        # and f2; vLLM built it in step 6, after n's store, which evicted a0, so f's store wrote a0 again. From then
+        # on vLLM's tier holds a0 and the log's does not, until vLLM evicts a0 again (step 10).
+        def log(evicted_in_step=6, a_stored=True):
+            return [{"seq": 1, "type": "StoreJobScheduled", "jobId": 0, "requestId": "a",
+                     "keys": ["a0"] if a_stored else ["a9"], "step": 1},
+                    {"seq": 2, "type": "RequestFinished", "requestId": "f", "step": 5},
+                    {"seq": 3, "type": "StoreJobScheduled", "jobId": 1, "requestId": "f", "keys": ["a0", "f2"],
+                     "step": 5},
+                    {"seq": 4, "type": "ChunksEvicted", "keys": ["a0"], "step": evicted_in_step},
+                    {"seq": 5, "type": "StoreJobScheduled", "jobId": 2, "requestId": "n", "keys": ["n0"], "step": 6},
+                    {"seq": 6, "type": "ChunksEvicted", "keys": ["b0"], "step": 8},
+                    {"seq": 7, "type": "ChunksEvicted", "keys": ["a0"], "step": 10},
+                    {"seq": 8, "type": "ChunksEvicted", "keys": ["c0"], "step": 11}]
+        lines = "\n".join("seq %d EVICTION_INVALID request -: the log shows ChunksEvicted {keys=[%s...]}, which the "
+                          "rules do not give here: no store of this command needs the room" % (seq, key)
+                          for seq, key in ((6, "b0"), (7, "a0"), (8, "c0")))
+        findings = verdict.parse(lines)
+        self.assertEqual([8], [f["seq"] for f in verdict.judge(findings, log())], "after a0's second eviction: none")
+        self.assertEqual([verdict.RESTORED_FINAL_STORE] * 2 + [None], [f["departure"] for f in findings])
+        for near_miss in (log(evicted_in_step=7), log(a_stored=False)):
+            # a0 evicted after vLLM built f's store (step 7), or not held at f's store (f's store wrote it): the
+            # tiers agree, and the three stay findings
+            self.assertEqual([6, 7, 8], [f["seq"] for f in verdict.judge(verdict.parse(lines), near_miss)])
+        two = lines.replace("keys=[b0...]", "keys=[b0..., b1...]")
+        self.assertEqual([6, 8], [f["seq"] for f in verdict.judge(verdict.parse(two), log())],
+                         "two victims more than the rules give, where vLLM's tier holds one chunk more than the log's")
+
+    def test_an_eviction_for_chunks_of_freed_window_blocks_only_vllm_stores_is_departure_1(self):
+        # async_hybrid-0112 of the harness: request 56's store names two chunks of group 1 from window blocks the
+        # log freed for it (7.11.1); the rules store six chunks, vLLM eight, and evicts two more for them
+        events = [{"seq": 5, "type": "WindowBlocksFreed", "requestId": "56", "blockIds": [[], [92, 24]]},
+                  {"seq": 11, "type": "StoreJobScheduled", "jobId": 104, "requestId": "56",
+                   "blockIds": [[19, 7, 49, 40], [92, 24, 3, 53]]}]
+        store = ("seq 11 STORE_BEYOND_ALLOCATED request 56: job 104 reads block 92 for chunk 2 of group 1, but that "
+                 "entry of the table is null (freed or never backed)")
+
+        def eviction(extra):
+            log_keys = ["k%d..." % i for i in range(6 + extra)]
+            return ("seq 10 EVICTION_INVALID request -: the rules give ChunksEvicted {keys=[%s]}, the log shows "
+                    "ChunksEvicted {keys=[%s]}: an eviction takes only ready, unpinned chunks outside the offer, and "
+                    "no more than it needs\n" % (", ".join(log_keys[:6]), ", ".join(log_keys)))
+        findings = verdict.parse(eviction(2) + store)
+        self.assertEqual([], verdict.judge(findings, events))
+        self.assertEqual(verdict.FREED_WINDOW_ROOM, findings[0]["departure"])
+        self.assertEqual([10], [f["seq"] for f in verdict.judge(verdict.parse(eviction(3) + store), events)],
+                         "a third victim more than the two freed chunks need")
+        held = [dict(events[0], blockIds=[[], [7]]), events[1]]
+        self.assertEqual([10, 11], [f["seq"] for f in verdict.judge(verdict.parse(eviction(2) + store), held)],
+                         "no chunk from a freed block: no such departure, for the store or its room")
+
 if __name__ == "__main__":
     unittest.main()
