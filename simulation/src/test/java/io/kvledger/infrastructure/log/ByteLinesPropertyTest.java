@@ -223,7 +223,7 @@ class ByteLinesPropertyTest {
 
     /** One mutation of a line: what a foreign writer, a damaged file or a hand edit could leave. */
     static String mutate(String line, Random random) {
-        List<int[]> fields = fieldSpans(line);
+        List<int[]> fields = WriterLayoutFields.fieldSpans(line);
         if (fields.size() < 3) {
             return line.isEmpty() ? "{}" : line.substring(0, random.nextInt(line.length()));
         }
@@ -247,7 +247,7 @@ class ByteLinesPropertyTest {
                 int[] b = fields.get(i + 1);
                 yield line.substring(0, a[0]) + line.substring(b[0], b[2]) + ", " + line.substring(a[0], a[2]) + line.substring(b[2]);
             }
-            case 3 -> escapeALetter(line, random);
+            case 3 -> WriterLayoutFields.escapeALetter(line, random);
             case 4 -> numberAt < 0 ? line : line.substring(0, numberAt) + "9".repeat(10 + random.nextInt(12)) + line.substring(numberAt);
             case 5 -> numberAt < 0 ? line : line.substring(0, numberAt) + "-" + line.substring(numberAt);
             case 6 -> line.substring(0, field[1]) + "null" + line.substring(field[2]);
@@ -268,79 +268,6 @@ class ByteLinesPropertyTest {
     private static int firstDigit(String line, int from, int to) {
         for (int i = from; i < to; i++) {
             if (Character.isDigit(line.charAt(i)) && (i == 0 || line.charAt(i - 1) != '-')) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static String escapeALetter(String line, Random random) {
-        List<Integer> at = new ArrayList<>();
-        for (int i = 0; i + 1 < line.length(); i++) {
-            if (line.charAt(i) == '"' && Character.isLetter(line.charAt(i + 1))) {
-                at.add(i + 1);
-            }
-        }
-        if (at.isEmpty()) {
-            return line;
-        }
-        int i = at.get(random.nextInt(at.size()));
-        return line.substring(0, i) + String.format("\\u%04x", (int) line.charAt(i)) + line.substring(i + 1);
-    }
-
-    /** [name start, value start, value end] of each top-level field of a line of the writers' layout. */
-    static List<int[]> fieldSpans(String line) {
-        List<int[]> spans = new ArrayList<>();
-        if (!line.startsWith("{\"")) {
-            return spans;
-        }
-        int i = 1;
-        while (i < line.length() && line.charAt(i) == '"') {
-            int colon = line.indexOf("\": ", i + 1);
-            if (colon < 0) {
-                break;
-            }
-            int valueStart = colon + 3;
-            int end = valueEnd(line, valueStart);
-            if (end < 0) {
-                break;
-            }
-            spans.add(new int[] {i, valueStart, end});
-            if (!line.startsWith(", ", end)) {
-                break;
-            }
-            i = end + 2;
-        }
-        return spans;
-    }
-
-    private static int valueEnd(String line, int from) {
-        int depth = 0;
-        boolean inString = false;
-        for (int i = from; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                    if (depth == 0) {
-                        return i + 1;
-                    }
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                depth++;
-            } else if (c == ']' || c == '}') {
-                if (depth == 0) {
-                    return i;
-                }
-                depth--;
-                if (depth == 0) {
-                    return i + 1;
-                }
-            } else if (c == ',' && depth == 0) {
                 return i;
             }
         }

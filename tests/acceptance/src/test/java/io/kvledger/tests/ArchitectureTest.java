@@ -36,7 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Layering: the domain is plain Java (plus persistent collections) and knows nothing of Axon, Jackson,
+ * Layering: the domain is plain Java (plus Vavr's collections) and knows nothing of Axon, Jackson,
  * picocli or the outer modules; it holds no static mutable state and takes no locks but those of the classes
  * it names as still locking (a list that may only shrink); the application layer does not reach into
  * infrastructure or the simulation; the log
@@ -224,7 +224,7 @@ class ArchitectureTest {
         ArchRule rule = classes().that().resideInAPackage("io.kvledger.domain..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "io.vavr..", "io.kvledger.domain..")
-                .because("the domain is pure: decide and evolve are plain functions over immutable state")
+                .because("the domain is plain Java: decide reads the state, and the fold alone changes it")
                 .allowEmptyShould(false);
         rule.check(production);
     }

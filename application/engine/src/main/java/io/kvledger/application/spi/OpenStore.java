@@ -33,7 +33,7 @@ public interface OpenStore extends AutoCloseable {
 
     /**
      * Listeners the store itself wants told about every step, before the builder's: a durable store
-     * snapshots the (immutable) state after a step this way instead of folding its events again.
+     * snapshots the state after a step (a version that still reads as it was once the fold goes on) this way instead of folding its events again.
      */
     default List<StepListener> stepListeners() {
         return List.of();

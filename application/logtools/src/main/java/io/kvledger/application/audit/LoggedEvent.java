@@ -9,7 +9,7 @@ import io.kvledger.domain.state.EngineState;
  * @param seq      its seq
  * @param event    the event as folded (the log's keys put in token-derived keys)
  * @param logEvent the event as the log wrote it
- * @param before   the state just before it (a reference to the immutable fold state, not a copy)
+ * @param before   the state just before it (a reference, not a copy: the fold changes the state in place but keeps undo, so it still reads as it was)
  * @param flagged  whether an event-by-event rule already reported it
  */
 public record LoggedEvent(long seq, EngineEvent event, EngineEvent logEvent, EngineState before, boolean flagged) {

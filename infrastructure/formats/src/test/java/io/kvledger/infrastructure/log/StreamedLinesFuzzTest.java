@@ -136,7 +136,7 @@ class StreamedLinesFuzzTest {
 
     /** One edit of a line of our writer's form: {"seq": N, "type": "T", "a": V, ...}. */
     static String edit(String line, Random random, String[] values) {
-        List<int[]> fields = fieldSpans(line);
+        List<int[]> fields = WriterLayoutFields.fieldSpans(line);
         if (fields.isEmpty()) {
             return line.isEmpty() ? "{}" : line.substring(0, random.nextInt(line.length())); // a line edited past recognition
         }
@@ -156,26 +156,11 @@ class StreamedLinesFuzzTest {
             case 9 -> " \t" + line.replace(": ", " :\t ").replace(", ", " , ") + "  ";
             case 10 -> line + new String[] {" {}", " x", ",", "]", " 1", "\r", "\r\n"}[random.nextInt(7)];
             case 11 -> line.substring(0, field[1]) + "\r" + line.substring(field[1]);
-            case 12 -> escapeALetter(line, random);
+            case 12 -> WriterLayoutFields.escapeALetter(line, random);
             case 13 -> line.replace("\"r\"", "\"" + new String[] {"\\ud800", "r\\u0000", "\\u00e9", "\\uD83D\\uDE00"}[random.nextInt(4)] + "\"");
             case 14 -> line.substring(0, field[1]) + "[" + value + "]" + line.substring(field[2]);
             default -> line.substring(0, field[1]) + value.replace("1", "1" + "0".repeat(random.nextInt(30))) + line.substring(field[2]);
         };
-    }
-
-    /** A letter just inside a quote written as its escape: {@code "seq"} as {@code "\u0073eq"}, the same text. */
-    private static String escapeALetter(String line, Random random) {
-        List<Integer> at = new ArrayList<>();
-        for (int i = 0; i + 1 < line.length(); i++) {
-            if (line.charAt(i) == '"' && Character.isLetter(line.charAt(i + 1))) {
-                at.add(i + 1);
-            }
-        }
-        if (at.isEmpty()) {
-            return line;
-        }
-        int i = at.get(random.nextInt(at.size()));
-        return line.substring(0, i) + String.format("\\u%04x", (int) line.charAt(i)) + line.substring(i + 1);
     }
 
     private static String remove(String line, int[] field) {
@@ -187,47 +172,5 @@ class StreamedLinesFuzzTest {
             start -= 2;
         }
         return line.substring(0, start) + line.substring(end);
-    }
-
-    /** [name start, value start, value end] of each top-level field. */
-    private static List<int[]> fieldSpans(String line) {
-        List<int[]> spans = new ArrayList<>();
-        int i = 1;
-        while (i < line.length() && line.charAt(i) == '"') {
-            int nameStart = i;
-            int colon = line.indexOf("\": ", i + 1);
-            int valueStart = colon + 3;
-            int end = valueEnd(line, valueStart);
-            spans.add(new int[] {nameStart, valueStart, end});
-            i = line.startsWith(", ", end) ? end + 2 : line.length();
-        }
-        return spans;
-    }
-
-    private static int valueEnd(String line, int from) {
-        int depth = 0;
-        boolean inString = false;
-        for (int i = from; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                depth++;
-            } else if (c == ']' || c == '}') {
-                if (depth == 0) {
-                    return i;
-                }
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                return i;
-            }
-        }
-        return line.length();
     }
 }

@@ -3,6 +3,7 @@ package io.kvledger.tests.failure;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.infrastructure.cli.KvLedgerCli;
+import io.kvledger.tests.cli.CliRun;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,29 +65,18 @@ final class Kvledger {
     }
 
     static Path jar() {
-        Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
-        assertTrue(Files.exists(jar), jar + " is missing: build it with mvn verify (or package) from the root");
-        return jar;
+        return CliRun.jar();
     }
 
     static List<String> javaCommand(List<String> jvmOptions, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-jar");
-        command.add(jar().toString());
-        command.addAll(List.of(args));
-        return command;
+        return CliRun.javaCommand(jvmOptions, args);
     }
 
-    /** The jar as a child process; stdout goes to {@code stdout} (a file, /dev/full, ...). */
+    /** The jar as a child process ({@link CliRun#ofJarTo}); stdout goes to {@code stdout} (a file, /dev/full, ...). */
     static Result child(Path dir, File stdout, List<String> jvmOptions, String... args) throws IOException, InterruptedException {
-        Path stderr = Files.createTempFile(dir, "stderr", ".txt");
-        Process process = new ProcessBuilder(javaCommand(jvmOptions, args))
-                .redirectOutput(stdout).redirectError(stderr.toFile()).start();
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "kvledger did not finish");
+        CliRun run = CliRun.ofJarTo(stdout, dir, jvmOptions, args);
         String out = stdout.isFile() && stdout.length() < (64 << 20) ? Files.readString(stdout.toPath(), StandardCharsets.UTF_8) : "";
-        return new Result(process.exitValue(), out, Files.readString(stderr, StandardCharsets.UTF_8));
+        return new Result(run.exit(), out, run.stderr());
     }
 
     static Result child(Path dir, String... args) throws IOException, InterruptedException {

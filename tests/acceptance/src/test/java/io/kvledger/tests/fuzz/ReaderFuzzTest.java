@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.kvledger.infrastructure.cli.KvLedgerCli;
+import io.kvledger.tests.cli.CliRun;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -140,21 +140,13 @@ class ReaderFuzzTest {
     /** A few cases through the packaged jar, in a small heap: nothing raw reaches the user there either. */
     @Test
     void throughThePackagedJarInASmallHeap() throws Exception {
-        Path jar = Path.of(System.getProperty("kvledger.jar", "../../infrastructure/cli/target/kvledger.jar"));
-        assertTrue(Files.exists(jar), jar + " is missing");
         for (int i = 0; i < 4; i++) {
             long seed = SEED + 300_000 + i;
             Path scenario = Files.write(dir.resolve("j-" + seed + ".jsonl"), new Mutations(seed, 1 << 23).file(scenarioLines));
             Path log = Files.write(dir.resolve("jl-" + seed + ".jsonl"), new Mutations(seed, 1 << 23).file(logLines));
             for (String[] args : List.of(new String[] {"run", scenario.toString()}, new String[] {"audit", log.toString()})) {
-                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx128m", "-jar", jar.toString()));
-                command.addAll(List.of(args));
-                Path err = dir.resolve("err");
-                Process process = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
-                        .redirectError(err.toFile()).start();
-                assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
-                check(seed, new Run(process.exitValue(), "", Files.readString(err)),
+                CliRun run = CliRun.ofJar(dir, List.of("-Xmx128m"), args);
+                check(seed, new Run(run.exit(), "", run.stderr()),
                         args[0].equals("run") ? Set.of(0, 2) : Set.of(0, 1, 2), Path.of(args[1]));
             }
         }

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Snapshots of the engine's state, taken every {@code every} events: the facade tells the store the
- * state after each step (a {@link StepListener}; the state is immutable, so handing it over costs
- * nothing), and when enough events have been stored since the last snapshot, the writer thread
+ * state after each step (a {@link StepListener}; the fold changes the state in place but keeps undo, so
+ * the version handed over still reads as it was and costs no copy), and when enough events have been stored since the last snapshot, the writer thread
  * writes it ({@link SnapshotFile}) after the step's append. Nothing is folded a second time and the
  * scheduler thread does no encoding. A snapshot that cannot be written is logged and the next one
  * is tried {@code every} events later: the events are the record, a snapshot only saves reading them.
