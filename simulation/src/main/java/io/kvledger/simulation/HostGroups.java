@@ -15,8 +15,6 @@ import java.util.List;
 final class HostGroups {
 
     private final List<KvCacheGroup> groups;
-    /** Whether the engine's config gives groups of more than one full group (contract 7.0: grouped). */
-    final boolean grouped;
     /** {@code lcm(B_g)}: a GPU hit is a multiple of it. */
     final int hitUnit;
     final int blocksPerChunk;
@@ -24,7 +22,6 @@ final class HostGroups {
 
     HostGroups(EngineConfig config) {
         this.groups = config.groups() == null ? List.of(KvCacheGroup.full(config.gpuBlockSize())) : config.groups();
-        this.grouped = config.isGrouped();
         this.hitUnit = config.gpuBlockSize();
         this.blocksPerChunk = config.blocksPerChunk();
         this.anySliding = groups.stream().anyMatch(KvCacheGroup::isSliding);
@@ -55,10 +52,14 @@ final class HostGroups {
         return Math.min(all, (group.slidingWindow() + stepTokens + group.blockSize() - 1) / group.blockSize() + 3);
     }
 
-    /** The entries a table of group {@code g} has after an allocation for tokens up to {@code end} (a load's hit end). */
+    /**
+     * The entries a table of group {@code g} has after an allocation for tokens up to {@code end} (a load's hit end):
+     * {@code e_g*F} (contract 7.6). Without a sliding or eagle group a hit end is a multiple of {@code C}, so this
+     * is {@code end/B}.
+     */
     int loadEntries(int g, int end) {
         int chunkTokens = blockSize(g) * blocksPerChunk;
-        return grouped ? (end + chunkTokens - 1) / chunkTokens * blocksPerChunk : end / blockSize(g);
+        return (end + chunkTokens - 1) / chunkTokens * blocksPerChunk;
     }
 
     /**

@@ -308,23 +308,7 @@ final class Scheduler {
                 continue;
             }
             List<List<Integer>> hits = new ArrayList<>(host.groups.count());
-            int hitTokens;
-            if (host.groups.grouped) {
-                hitTokens = host.groups.gpuHit(request, host.pool, hits);
-            } else {
-                int blockSize = host.groups.blockSize(0);
-                List<Integer> blocks = new ArrayList<>();
-                for (int block = 0; (block + 1) * blockSize <= request.numTokens() - 1; block++) {
-                    int held = host.pool.lookup(request.prefixHash(0, block, blockSize));
-                    if (held < 0) {
-                        break;
-                    }
-                    host.pool.share(held);
-                    blocks.add(held);
-                }
-                hits.add(blocks);
-                hitTokens = blocks.size() * blockSize;
-            }
+            int hitTokens = host.groups.gpuHit(request, host.pool, hits);
             request.admission = new SimRequest.Admission(hits, hitTokens);
             step.add(new MatchPrefix(request.id, hitTokens));
             admitted++;

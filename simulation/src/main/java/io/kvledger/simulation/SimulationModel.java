@@ -58,7 +58,12 @@ public record SimulationModel(String name, String description, List<KvCacheGroup
         return List.copyOf(NAMED.values());
     }
 
-    public boolean isGrouped() {
+    /**
+     * Whether the model names its groups, so the engine's config gives {@code groups}; {@link #DEFAULT} names none
+     * and draws its one group's block size from the seed. (Not contract 7.0's "grouped": a model of one
+     * {@code FULL} group names its groups too.)
+     */
+    public boolean namesGroups() {
         return groups != null;
     }
 

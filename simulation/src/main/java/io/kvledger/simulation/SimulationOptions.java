@@ -80,7 +80,7 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         int capacity = 16 + random.nextInt(112);
         Integer maxOffloadTokens = random.nextInt(4) == 0 ? 32 + random.nextInt(256) : null;
         boolean offloadPromptOnly = random.nextInt(5) == 0;
-        if (model.isGrouped()) {
+        if (model.namesGroups()) {
             // the model fixes the block sizes; a sliding group needs one block per chunk (contract 7.1), and the
             // tier holds the chunks of every group
             return EngineConfig.DEFAULTS.withGroups(model.groups())
@@ -98,7 +98,7 @@ public record SimulationOptions(int requests, long seed, double abortRate, doubl
         if (gpuBlockLimit > 0) {
             return gpuBlockLimit;
         }
-        if (!model.isGrouped()) {
+        if (!model.namesGroups()) {
             return 4 * maxRequestTokens() / engineConfig().gpuBlockSize();
         }
         int blocks = 0;

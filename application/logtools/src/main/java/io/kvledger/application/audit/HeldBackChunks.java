@@ -68,6 +68,9 @@ final class HeldBackChunks {
     EngineState rewound(EngineState before, String requestId) {
         BitSet held = byRequest.get(requestId);
         RequestState request = before.heldRequest(requestId);
+        // The one fork kept here: only a log without groups is followed. A grouped producer's held-back chunks are
+        // per group (and an eagle group holds one back by rule, 7.4), so following them means a cursor per group
+        // and new findings on grouped logs, a change of the audit's verdicts this class has never made.
         if (held == null || request == null || before.config().isGrouped()) {
             return null;
         }

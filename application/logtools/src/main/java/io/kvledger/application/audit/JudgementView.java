@@ -80,6 +80,8 @@ public record JudgementView(String schema, long seq, long commandSeq, String com
         EngineConfig config = before.config();
         int bound = StoreBound.tokenBound(config, r);
         List<GroupBefore> groups = null;
+        // The form only: the request's own figures are group 0's for every log; a grouped log's view adds a line per
+        // group (contract 7.9), and one without groups keeps revision 4's view, without "groups".
         if (config.isGrouped()) {
             groups = new ArrayList<>(config.groupCount());
             for (int g = 0; g < config.groupCount(); g++) {

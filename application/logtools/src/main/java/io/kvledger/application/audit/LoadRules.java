@@ -2,8 +2,8 @@ package io.kvledger.application.audit;
 
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
+import io.kvledger.application.replay.LoadDestination;
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PrefixMatch;
@@ -44,43 +44,30 @@ final class LoadRules implements AuditRule {
         if (!match.hitChunks().equals(e.chunkIndices())) {
             return "loads chunks " + e.chunkIndices() + ", but its match hit chunks " + match.hitChunks();
         }
-        RequestState request = before.heldRequest(e.requestId());
-        EngineConfig config = before.config();
-        if (config.isGrouped()) {
-            return groupedDestination(config, request, match, e);
-        }
-        List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
-        int first = match.gpuHitTokens() / config.gpuBlockSize();
-        int end = match.endChunk() * config.blocksPerChunk();
-        if (end > table.size() || first > end) {
-            return "loads up to table position " + end + ", but the table holds " + table.size() + " blocks";
-        }
-        List<Integer> expected = table.subList(first, end);
-        if (!expected.equals(e.blockIds().flat())) {
-            return "writes blocks " + e.blockIds() + ", but table[" + first + ".." + end + ") is " + expected;
-        }
-        return null;
+        return destination(before.config(), before.heldRequest(e.requestId()), match, e);
     }
 
-    /** Contract 7.6: group g's hit chunks go to {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))}. */
-    private static String groupedDestination(EngineConfig config, RequestState request, PrefixMatch match, LoadJobScheduled e) {
-        long end = (long) match.gpuHitTokens() + match.externalTokens();
+    /**
+     * Group g's hit chunks go to {@code T_g[p_g .. e_g*F)} ({@link LoadDestination}), one path over the effective
+     * groups. A log without groups keeps revision 4's wording (contract 7.0): "table" and "blocks", no group named.
+     */
+    private static String destination(EngineConfig config, RequestState request, PrefixMatch match, LoadJobScheduled e) {
+        boolean perGroup = config.isGrouped();
         for (int g = 0; g < config.groupCount(); g++) {
             if (e.keys().group(g).size() != e.chunkIndices().group(g).size()) {
                 return "names " + e.chunkIndices().group(g).size() + " chunks but " + e.keys().group(g).size() + " keys in group " + g;
             }
-            KvCacheGroup group = config.group(g);
-            int chunkTokens = config.chunkTokens(g);
-            int first = Math.max(match.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
-            int last = (int) ((end + chunkTokens - 1) / chunkTokens) * config.blocksPerChunk();
+            int first = LoadDestination.first(config, g, match);
+            int last = LoadDestination.end(config, g, match);
             List<Integer> table = request == null ? List.of() : request.table(g).asJava();
             if (last > table.size() || first > last) {
-                return "loads up to position " + last + " of group " + g + ", but that table holds " + table.size() + " entries";
+                return perGroup ? "loads up to position " + last + " of group " + g + ", but that table holds " + table.size() + " entries"
+                        : "loads up to table position " + last + ", but the table holds " + table.size() + " blocks";
             }
             List<Integer> expected = table.subList(first, last);
             if (!expected.equals(e.blockIds().group(g))) {
-                return "writes blocks " + e.blockIds().group(g) + " in group " + g + ", but T_" + g + "[" + first + ".." + last
-                        + ") is " + expected;
+                return perGroup ? "writes blocks " + e.blockIds().group(g) + " in group " + g + ", but T_" + g + "[" + first + ".." + last
+                        + ") is " + expected : "writes blocks " + e.blockIds() + ", but table[" + first + ".." + last + ") is " + expected;
             }
         }
         return null;

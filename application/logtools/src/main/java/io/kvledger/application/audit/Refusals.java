@@ -35,14 +35,21 @@ final class Refusals {
         if (command instanceof MatchPrefix) {
             return AuditCode.MATCH_MISMATCH;
         }
-        if (command instanceof FreeWindowBlocks) {
-            return before.config().isGrouped() ? AuditCode.WINDOW_FREE_MISMATCH : AuditCode.STATE_MISMATCH;
-        }
-        if (command instanceof AllocateBlocks allocate && before.config().isGrouped()) {
-            AuditCode table = GroupedAllocationRules.broken(before, allocate);
-            if (table != null) {
-                return table;
+        if (before.config().isGrouped()) {
+            // The codes of 7.8 for the table rules of 7.3 and FreeWindowBlocks; a log without them judges by
+            // sections 1-6 as written (contract 7.0), where the domain applies none of those rules.
+            if (command instanceof FreeWindowBlocks) {
+                return AuditCode.WINDOW_FREE_MISMATCH;
             }
+            if (command instanceof AllocateBlocks allocate) {
+                AuditCode table = GroupedAllocationRules.broken(before, allocate);
+                if (table != null) {
+                    return table;
+                }
+            }
+        }
+        if (command instanceof FreeWindowBlocks) {
+            return AuditCode.STATE_MISMATCH;
         }
         if (command instanceof AllocateBlocks allocate && allocate.externalTokens() > 0) {
             RequestState request = before.liveRequest(allocate.requestId());

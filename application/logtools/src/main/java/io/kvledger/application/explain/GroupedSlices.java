@@ -1,6 +1,7 @@
 package io.kvledger.application.explain;
 
 import io.kvledger.application.explain.StoreExplanation.Slice;
+import io.kvledger.application.replay.LoadDestination;
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.KvCacheGroup;
@@ -49,18 +50,18 @@ final class GroupedSlices {
 
     /** Per group, the hit chunks into {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))} (7.6), beside the job's. */
     static List<JobGroup> load(EngineConfig config, RequestState request, PrefixMatch match, LogFold fold, Job job) {
-        long end = (long) match.gpuHitTokens() + match.externalTokens();
         List<JobGroup> groups = new ArrayList<>(config.groupCount());
         for (int g = 0; g < config.groupCount(); g++) {
-            KvCacheGroup group = config.group(g);
             List<Integer> hits = match.hitChunks().group(g);
             List<String> keys = new ArrayList<>();
+            int known = request.keyCount(config, g);
             for (int chunk : hits) {
-                keys.add(fold.logKeyOf(request.key(config, g, chunk)));
+                if (chunk >= 0 && chunk < known) { // a foreign log's match may name a chunk with no key yet
+                    keys.add(fold.logKeyOf(request.key(config, g, chunk)));
+                }
             }
-            int chunkTokens = config.chunkTokens(g);
-            int first = Math.max(match.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
-            int last = (int) ((end + chunkTokens - 1) / chunkTokens) * config.blocksPerChunk();
+            int first = LoadDestination.first(config, g, match);
+            int last = LoadDestination.end(config, g, match);
             List<Integer> table = request.table(g).asJava();
             List<Integer> blocks = last <= table.size() && first <= last ? table.subList(first, last) : List.of();
             groups.add(part(config, g, request, null, table, first, last, job.of(g), new Slice(hits, keys, blocks)));
@@ -81,12 +82,12 @@ final class GroupedSlices {
         return new Slice(chunks, keys, blocks);
     }
 
-    /** How each group's part differs from its rules, naming the group. */
-    static List<String> differences(List<JobGroup> groups) {
+    /** How each group's part differs from its rules, naming the group when {@code perGroup} (a grouped log's form). */
+    static List<String> differences(List<JobGroup> groups, boolean perGroup) {
         List<String> differences = new ArrayList<>();
         for (JobGroup group : groups) {
             for (String difference : StoreExplaining.differences(group.job(), group.expected())) {
-                differences.add("group " + group.group() + ": " + difference);
+                differences.add(perGroup ? "group " + group.group() + ": " + difference : difference);
             }
         }
         return differences;

@@ -46,23 +46,15 @@ final class LoadExplaining {
         Match match = new Match(matchSeq, l, c, l / c, used.hitChunks().flat().size(), used.hitChunks().flat(), used.externalTokens());
         int firstBlock = l / config.gpuBlockSize();
         int endBlock = used.endChunk() * config.blocksPerChunk();
-        List<Integer> destination = endBlock <= table.size() && firstBlock <= endBlock
-                ? table.subList(firstBlock, endBlock) : List.of();
         int computedOnSuccess = Math.min(l + used.externalTokens(), request.numTokens() - 1);
-        if (config.isGrouped()) {
-            List<JobGroup> groups = GroupedSlices.load(config, request, used, fold, new GroupedSlices.Job(e.chunkIndices(),
-                    step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
-            return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
-                    match, allocation.seq(), table, firstBlock, endBlock, chunks, cursor,
-                    Math.max(cursor, used.endChunk()), computedOnSuccess, job, GroupedSlices.flat(groups, JobGroup::expected),
-                    GroupedSlices.differences(groups), groups);
-        }
-        Slice expected = new Slice(used.hitChunks().flat(), request.keys(used.hitChunks().flat(), config.blocksPerChunk()).stream()
-                .map(fold::logKeyOf).toList(), destination);
+        List<JobGroup> groups = GroupedSlices.load(config, request, used, fold, new GroupedSlices.Job(e.chunkIndices(),
+                step.logEvent() instanceof LoadJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
+        // One path over the effective groups; without groups (contract 7.0) the output keeps revision 4's form.
+        boolean perGroup = config.isGrouped();
         return new LoadExplanation(JobExplanation.SCHEMA, "LOAD", e.jobId(), step.seq(), e.requestId(), request.status(),
                 match, allocation.seq(), table, firstBlock, endBlock, chunks, cursor,
-                Math.max(cursor, used.endChunk()), computedOnSuccess, job, expected,
-                StoreExplaining.differences(job, expected), null);
+                Math.max(cursor, used.endChunk()), computedOnSuccess, job, GroupedSlices.flat(groups, JobGroup::expected),
+                GroupedSlices.differences(groups, perGroup), perGroup ? groups : null);
     }
 
     private static List<LoadedChunk> chunks(EngineState before, LoadJobScheduled e, List<String> logKeys) {

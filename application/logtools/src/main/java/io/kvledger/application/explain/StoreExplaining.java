@@ -50,7 +50,7 @@ final class StoreExplaining {
                     HELD_AFTER_UNKNOWN);
             Slice none = new Slice(List.of(), List.of(), List.of());
             return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
-                    retired, bound, storable, 0, List.of(), tier, job, none, storeDifferences(job, none, config), null);
+                    retired, bound, storable, 0, List.of(), tier, job, none, withBlockCount(differences(job, none), job, config), null);
         }
         StoreOffer offer = StoreOffer.of(config, before.tier(), request);
         List<OfferedChunk> offered = new ArrayList<>();
@@ -63,21 +63,15 @@ final class StoreExplaining {
                     StoreOffer.sourceBlocks(request, List.of(chunk), config.blocksPerChunk()), answer));
         }
         TierAnswer tier = new TierAnswer(config.cpuCapacityChunks(), held + evicted.size(), evicted, HELD_AFTER_UNKNOWN);
-        if (config.isGrouped()) {
-            List<JobGroup> groups = GroupedSlices.store(config, before.tier(), request, fold, new GroupedSlices.Job(
-                    e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
-            Slice expected = GroupedSlices.flat(groups, JobGroup::expected);
-            List<String> differences = GroupedSlices.differences(groups);
-            differences.addAll(blockCount(job, config));
-            return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
-                    request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
-                    job, expected, differences, groups);
-        }
-        Slice expected = new Slice(offer.lacking(), offer.lackingKeys().stream().map(fold::logKeyOf).toList(),
-                StoreOffer.sourceBlocks(request, offer.lacking(), config.blocksPerChunk()));
+        List<JobGroup> groups = GroupedSlices.store(config, before.tier(), request, fold, new GroupedSlices.Job(
+                e.chunkIndices(), step.logEvent() instanceof StoreJobScheduled logged ? logged.keys() : e.keys(), e.blockIds()));
+        // One path over the effective groups; without groups (contract 7.0) the output keeps revision 4's form:
+        // no per-group parts, differences that name no group.
+        boolean perGroup = config.isGrouped();
+        List<String> differences = withBlockCount(GroupedSlices.differences(groups, perGroup), job, config);
         return new StoreExplanation(JobExplanation.SCHEMA, "STORE", e.jobId(), step.seq(), e.requestId(), known,
                 request.status(), bound(config, request), storable(config, request), request.cursor(), offered, tier,
-                job, expected, storeDifferences(job, expected, config), null);
+                job, GroupedSlices.flat(groups, JobGroup::expected), differences, perGroup ? groups : null);
     }
 
     /** {@code explanation} with the tier's size after the job's event, read from the state that event folded to. */
@@ -91,19 +85,13 @@ final class StoreExplaining {
     }
 
     /** A store also reads all {@code F} blocks of each chunk, so its block count follows from its chunks. */
-    private static List<String> storeDifferences(Slice job, Slice expected, EngineConfig config) {
-        List<String> differences = differences(job, expected);
-        differences.addAll(blockCount(job, config));
-        return differences;
-    }
-
-    private static List<String> blockCount(Slice job, EngineConfig config) {
+    private static List<String> withBlockCount(List<String> differences, Slice job, EngineConfig config) {
         long blocksNeeded = (long) job.chunkIndices().size() * config.blocksPerChunk();
         if (job.blockIds().size() != blocksNeeded) {
-            return List.of("the job names " + job.blockIds().size() + " blocks for " + job.chunkIndices().size()
+            differences.add("the job names " + job.blockIds().size() + " blocks for " + job.chunkIndices().size()
                     + " chunks, which need " + blocksNeeded);
         }
-        return List.of();
+        return differences;
     }
 
     static TokenBound bound(EngineConfig config, RequestState request) {

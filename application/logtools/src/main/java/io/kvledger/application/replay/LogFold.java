@@ -205,18 +205,16 @@ public final class LogFold {
                                    List<KeyConflict> conflicts) {
         RequestState request = before.heldRequest(requestId);
         EngineConfig config = before.config();
-        boolean grouped = config.groupCount() > 1 || config.isGrouped();
-        int f = config.blocksPerChunk();
         List<String> mapped = new ArrayList<>(logKeys.size());
         for (int i = 0; i < logKeys.size(); i++) {
             String logKey = logKeys.get(i);
             Integer chunk = i < chunks.size() ? chunks.get(i) : null;
-            int known = request == null ? 0 : grouped ? request.keyCount(config, g) : request.keyCount(f);
+            int known = request == null ? 0 : request.keyCount(config, g);
             if (request == null || chunk == null || chunk < 0 || chunk >= known || g >= config.groupCount()) {
                 mapped.add(keys.tokenKeyOf(logKey));
                 continue;
             }
-            String tokenKey = grouped ? request.key(config, g, chunk) : request.key(chunk, f);
+            String tokenKey = request.key(config, g, chunk);
             KeyConflict conflict = keys.learn(logKey, tokenKey);
             if (conflict != null) {
                 conflicts.add(conflict);

@@ -19,10 +19,6 @@ public record PerGroupFigure<T>(List<T> values) {
         }
     }
 
-    public static <T> PerGroupFigure<T> single(T value) {
-        return new PerGroupFigure<>(java.util.Collections.singletonList(value));
-    }
-
     @JsonValue
     Object json() {
         return values.size() == 1 ? values.get(0) : values;

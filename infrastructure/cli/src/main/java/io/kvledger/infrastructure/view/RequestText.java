@@ -33,6 +33,8 @@ public final class RequestText {
             out.println("controls  " + controls(r.controls()));
         }
         out.println("bound     O=" + r.tokenBound() + " = " + boundTerms(r, config));
+        // The one choice of form (contract 7.9): the figures are per group for every log (StateView.request);
+        // a log without groups prints them as revision 4 did, with C and F on the storable line.
         if (config.isGrouped()) {
             GroupedText.groupsOf(r, config, out);
         } else {

@@ -31,6 +31,7 @@ public final class StateText {
                 + state.retired().aborted() + " ABORTED, " + state.retired().finished() + " FINISHED)");
         if (!state.requests().isEmpty()) {
             out.println();
+            // The one choice of form (contract 7.9): a GROUP column and a row per group only for a grouped log.
             if (state.config().isGrouped()) {
                 GroupedText.requests(state.requests(), out);
             } else {

@@ -90,14 +90,6 @@ public record StateView(String schema, long seq, String type, long events, Engin
 
     public static RequestView request(EngineConfig config, RequestState request) {
         int bound = StoreBound.tokenBound(config, request);
-        if (!config.isGrouped()) {
-            return new RequestView(request.requestId(), request.ordinal(), request.status(), request.promptLength(),
-                    request.numTokens(), request.computed(), PerGroupFigure.single(request.cursor()), bound,
-                    PerGroupFigure.single(StoreBound.storableChunks(config, request)),
-                    PerGroupFigure.single(request.keyCount(config.blocksPerChunk())),
-                    PerGroupFigure.single(request.blockTable().toJavaList()),
-                    request.jobIds().toJavaList(), request.pendingMatch(), request.controls());
-        }
         boolean decoding = bound > request.promptLength();
         int groups = request.tableCount();
         List<Integer> cursors = new ArrayList<>(groups);
@@ -117,12 +109,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static JobView job(EngineState state, LogFold fold, Job job) {
-        if (state.config().isGrouped()) {
-            return GroupedJobs.view(state.config(), job, fold::logKeyOf, state.config().workers());
-        }
-        return new JobView(job.jobId(), job.kind().name(), job.requestId(), PerGroupFigure.single(job.chunkIndices()),
-                PerGroupFigure.single(job.keys().stream().map(fold::logKeyOf).toList()), PerGroupFigure.single(job.blockIds()),
-                job.completions(), state.config().workers(), job.failed());
+        return GroupedJobs.view(state.config(), job, fold::logKeyOf, state.config().workers());
     }
 
     static TierView tier(CpuTier tier) {

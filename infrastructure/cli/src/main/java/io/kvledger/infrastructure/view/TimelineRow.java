@@ -30,7 +30,7 @@ public record TimelineRow(long seq, String type, Snapshot before, Snapshot after
                 return null;
             }
             RequestState live = state.heldRequest(requestId);
-            if (live != null && state.config().isGrouped()) {
+            if (live != null) {
                 List<Integer> cursors = new ArrayList<>(live.tableCount());
                 List<Integer> sizes = new ArrayList<>(live.tableCount());
                 for (int g = 0; g < live.tableCount(); g++) {
@@ -39,10 +39,6 @@ public record TimelineRow(long seq, String type, Snapshot before, Snapshot after
                 }
                 return new Snapshot(live.status(), false, live.computed(), live.numTokens(), new PerGroupFigure<>(cursors),
                         new PerGroupFigure<>(sizes), live.jobIds().toJavaList());
-            }
-            if (live != null) {
-                return new Snapshot(live.status(), false, live.computed(), live.numTokens(), PerGroupFigure.single(live.cursor()),
-                        PerGroupFigure.single(live.blockTable().size()), live.jobIds().toJavaList());
             }
             RequestStatus retired = state.retired().getOrElse(requestId, null);
             return retired == null ? null : new Snapshot(retired, true, null, null, null, null, null);
