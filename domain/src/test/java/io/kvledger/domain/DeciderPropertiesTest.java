@@ -88,37 +88,6 @@ class DeciderPropertiesTest {
         driver.collectStatistics();
     }
 
-    /**
-     * Audit's way: each event folded by the log's fold and again by the decider's, through one
-     * {@link RecentFolds}. The decisions, their events and every state are those of the plain fold.
-     */
-    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void foldsSharedThroughRecentFoldsAreThePlainFolds(@ForAll("configs") EngineConfig config,
-                                                       @ForAll("programs") List<ProgramCommands.Step> program) {
-        RecentFolds folds = new RecentFolds();
-        ProgramDriver driver = new ProgramDriver(config, (state, command) -> {
-            Decision plain = Decider.decide(state, command);
-            Decision shared = Decider.decide(state, command, folds);
-            if (!plain.equals(shared)) {
-                throw new AssertionError("through RecentFolds " + command + " gave " + shared + ", not " + plain);
-            }
-            EngineState at = state;
-            for (EngineEvent event : shared.events(0, command)) {
-                EngineState again = folds.evolve(at, event);
-                EngineState expected = EngineFold.evolve(at, event);
-                if (!again.equals(expected)) {
-                    throw new AssertionError("a remembered fold of " + event + " differs from the plain one");
-                }
-                at = again;
-            }
-            return shared;
-        });
-        for (ProgramCommands.Step step : program) {
-            driver.run(step);
-        }
-        driver.finish();
-    }
-
     @Provide
     Arbitrary<EngineConfig> configs() {
         Arbitrary<Integer> b = Arbitraries.integers().between(1, 4);

@@ -36,7 +36,9 @@ final class DomainLedger {
             }
             events = decision.events(log.size(), command);
             log.addAll(events);
-            state = ((Decision.Accepted) decision).state();
+            for (EngineEvent event : events) {
+                state = EngineFold.evolve(state, event);
+            }
         }
         return events;
     }

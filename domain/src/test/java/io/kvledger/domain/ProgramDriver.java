@@ -110,9 +110,10 @@ final class ProgramDriver {
                 generator.matched(matched);
             }
         }
-        if (decision instanceof Decision.Accepted accepted) {
-            check(accepted.state().equals(at), "(i) the decision's state is not its events folded onto the state before");
-            state = accepted.state();
+        if (decision instanceof Decision.Accepted) {
+            check(decide.apply(before, command).equals(decision),
+                    "(i) the same command on the same state decided otherwise: decide is not a function of them");
+            state = at;
         } else {
             check(events.size() == 1 && events.get(0) instanceof CommandRejected,
                     "a rejection is recorded as one CommandRejected: " + events);

@@ -65,7 +65,7 @@ final class AllocationDecision {
         }
         emitter.emit(new BlocksAllocated(request.requestId(), blockIds, command.externalTokens()));
         if (load != null) {
-            emitter.emit(loadJob(emitter, config, load, request.requestId()));
+            emitter.emit(loadJob(emitter, config, load, request, blockIds));
         }
     }
 
@@ -81,6 +81,15 @@ final class AllocationDecision {
                     + "PrefixMatched of request " + id + (match == null ? " (there is none)" : " (" + match.externalTokens() + ")"));
         }
         return match;
+    }
+
+    /** Entries {@code from .. to} of {@code table} followed by {@code added}, without making that table. */
+    private static List<Integer> entries(BlockTable table, List<Integer> added, int from, int to) {
+        List<Integer> entries = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            entries.add(i < table.size() ? table.get(i) : added.get(i - table.size()));
+        }
+        return entries;
     }
 
     /** Ids: no null but in a sliding group's list, none negative, none twice (contract 7.2, 7.3). */
@@ -157,9 +166,12 @@ final class AllocationDecision {
         }
     }
 
-    /** Each group's hit chunks into {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))}. */
-    private static LoadJobScheduled loadJob(Emitter emitter, EngineConfig config, PrefixMatch load, String requestId) {
-        RequestState request = emitter.request(requestId);
+    /**
+     * Each group's hit chunks into {@code T_g[p_g .. e_g*F)}, {@code p_g = max(L/B_g, first_g(N))}, of the table
+     * the allocation of {@code allocated} makes.
+     */
+    private static LoadJobScheduled loadJob(Emitter emitter, EngineConfig config, PrefixMatch load, RequestState request,
+                                            PerGroup<Integer> allocated) {
         long end = (long) load.gpuHitTokens() + load.externalTokens();
         int groups = config.groupCount();
         List<List<String>> keys = new ArrayList<>(groups);
@@ -178,8 +190,7 @@ final class AllocationDecision {
             int c = config.chunkTokens(g);
             int from = Math.max(load.gpuHitTokens() / group.blockSize(), group.firstInWindow(end));
             int to = (int) ((end + c - 1) / c) * config.blocksPerChunk();
-            BlockTable table = request.table(g);
-            destinations.add(from >= to ? List.of() : table.subSequence(from, to).asJava());
+            destinations.add(from >= to ? List.of() : entries(request.table(g), allocated.group(g), from, to));
         }
         return new LoadJobScheduled(emitter.state().nextJobId(), request.requestId(), load.hitChunks(), PerGroup.of(keys),
                 PerGroup.of(destinations));

@@ -10,8 +10,10 @@ import io.kvledger.domain.event.TransferAcknowledged;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.TierChunk;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /** One worker's completion of a job (contract section 4, Completion). */
@@ -53,16 +55,24 @@ final class CompletionDecision {
                 dropUnpinned(emitter, job);
             }
         }
-        ReleaseDecision.releaseTerminated(emitter, job.requestId());
+        // The owner as the job's end leaves it: the job no longer in flight (what else the end changes, its
+        // cursors and status, the release does not read).
+        RequestState owner = state.heldRequest(job.requestId());
+        if (owner != null) {
+            ReleaseDecision.releaseTerminated(emitter, owner.withJobIds(owner.jobIds().remove(jobId)), false);
+        }
     }
 
-    /** A failed load drops its chunks, so no bad copy is hit twice, unless another load still pins them. */
+    /**
+     * A failed load drops its chunks, so no bad copy is hit twice, unless another load still pins them: pins
+     * counted as the load's end leaves them (one fewer for each time the load names the key).
+     */
     private static void dropUnpinned(Emitter emitter, Job job) {
         CpuTier tier = emitter.state().tier();
         List<String> dropped = new ArrayList<>();
         for (String key : job.keys()) {
             TierChunk chunk = tier.chunk(key);
-            if (chunk != null && chunk.pins() == 0 && !dropped.contains(key)) {
+            if (chunk != null && chunk.pins() <= Collections.frequency(job.keys(), key) && !dropped.contains(key)) {
                 dropped.add(key);
             }
         }

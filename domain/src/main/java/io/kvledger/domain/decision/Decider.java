@@ -1,6 +1,5 @@
 package io.kvledger.domain.decision;
 
-import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.command.AbortRequest;
 import io.kvledger.domain.command.AllocateBlocks;
@@ -39,24 +38,20 @@ public final class Decider {
         return EngineConfigured.of(config);
     }
 
-    public static Decision decide(EngineState state, EngineCommand command) {
-        return decide(state, command, null);
-    }
-
     /**
-     * The same decision, folding its events through {@code folds} (when not {@code null}): a caller that
-     * folds the same events itself, as audit does, then folds each only once.
+     * The events {@code command} produces on {@code state}, or its refusal. {@code state} is only read: the caller
+     * folds the events it keeps.
      */
-    public static Decision decide(EngineState state, EngineCommand command, RecentFolds folds) {
+    public static Decision decide(EngineState state, EngineCommand command) {
         try {
-            return decideOrThrow(state, command, folds);
+            return decideOrThrow(state, command);
         } catch (Rejection rejection) {
             return rejection.toDecision();
         }
     }
 
-    private static Decision decideOrThrow(EngineState state, EngineCommand command, RecentFolds folds) {
-        Emitter emitter = new Emitter(state, folds);
+    private static Decision decideOrThrow(EngineState state, EngineCommand command) {
+        Emitter emitter = new Emitter(state);
         if (command instanceof RequestCommand request && !UnicodeText.isWellFormed(request.requestId())) {
             throw Rejection.invalidArgument(UnicodeText.problem("requestId", request.requestId()));
         }

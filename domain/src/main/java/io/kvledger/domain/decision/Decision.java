@@ -8,7 +8,6 @@ import io.kvledger.domain.command.RequestCommand;
 import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RejectionCode;
-import io.kvledger.domain.state.EngineState;
 import java.util.List;
 
 /** What a command decided: the events it produced, or why it was refused (which changes no state). */
@@ -18,10 +17,10 @@ public sealed interface Decision {
     List<EngineEvent> events(long line, EngineCommand command);
 
     /**
-     * @param events the events, in the contract's order
-     * @param state  the state after them (what folding them onto the prior state gives)
+     * @param events the events, in the contract's order; the caller folds them ({@code EngineFold.evolve}) to
+     *               have the state after them: deciding changed nothing
      */
-    record Accepted(List<EngineEvent> events, EngineState state) implements Decision {
+    record Accepted(List<EngineEvent> events) implements Decision {
 
         public Accepted {
             events = List.copyOf(events);

@@ -1,43 +1,34 @@
 package io.kvledger.domain.decision;
 
-import io.kvledger.domain.EngineFold;
-import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Collects the events of one command and folds each as it is emitted, so that a later rule of the
- * same command (a release after a store, say) reads the state the earlier events made.
+ * Collects the events of one command. It folds nothing: every rule reads the state the command found, and a
+ * rule that follows an earlier event of the same command (a release after a store, say) is handed the request
+ * value that event makes, so deciding changes no state and the fold stays the one writer.
  */
 final class Emitter {
 
-    private final RecentFolds folds;
-    private EngineState state;
+    private final EngineState state;
     private final List<EngineEvent> events = new ArrayList<>(4);
 
-    /** @param folds the folds to share with the caller's own (see {@link RecentFolds}), or {@code null} */
-    Emitter(EngineState state, RecentFolds folds) {
+    Emitter(EngineState state) {
         this.state = state;
-        this.folds = folds;
     }
 
     void emit(EngineEvent event) {
-        state = folds == null ? EngineFold.evolve(state, event) : folds.evolve(state, event);
         events.add(event);
     }
 
+    /** The state the command found (never one its own events made). */
     EngineState state() {
         return state;
     }
 
-    RequestState request(String requestId) {
-        return state.heldRequest(requestId);
-    }
-
     Decision.Accepted accepted() {
-        return new Decision.Accepted(events, state);
+        return new Decision.Accepted(events);
     }
 }

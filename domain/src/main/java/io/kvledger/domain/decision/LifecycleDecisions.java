@@ -60,8 +60,7 @@ final class LifecycleDecisions {
 
     static void abort(Emitter emitter, RequestState request) {
         emitter.emit(new RequestAborted(request.requestId()));
-        StoreDecision.offer(emitter, request.requestId());
-        ReleaseDecision.releaseTerminated(emitter, request.requestId());
+        offerThenRelease(emitter, ended(request, RequestStatus.ABORTED));
     }
 
     static void finish(Emitter emitter, RequestState request, FinishRequest command) {
@@ -72,7 +71,17 @@ final class LifecycleDecisions {
             throw Rejection.invalidState("FinishRequest is refused while request " + request.requestId() + " is LOADING");
         }
         emitter.emit(new RequestFinished(request.requestId(), command.reason()));
-        StoreDecision.offer(emitter, request.requestId());
-        ReleaseDecision.releaseTerminated(emitter, request.requestId());
+        offerThenRelease(emitter, ended(request, RequestStatus.FINISHED));
+    }
+
+    /** The request as its terminal event leaves it: the status, and no unused match. */
+    private static RequestState ended(RequestState request, RequestStatus status) {
+        return request.withStatus(status).withPendingMatch(null);
+    }
+
+    /** The final offer, then the release the policy allows, a store scheduled by the offer counting as in flight. */
+    private static void offerThenRelease(Emitter emitter, RequestState ended) {
+        boolean stored = StoreDecision.offer(emitter, ended);
+        ReleaseDecision.releaseTerminated(emitter, ended, stored);
     }
 }

@@ -38,17 +38,20 @@ final class ReleaseDecision {
     /**
      * A terminated request's blocks (contract section 4, Release; 7.7 per group): under FENCE at once, but for
      * those its load is writing into; under DELAY_FREE once none of its stores and loads is in flight. Called
-     * after its terminal command and after each of its jobs ends. Never an empty release.
+     * after its terminal command and after each of its jobs ends, with the request as the command's events
+     * before the release leave it ({@code null} when it is not held). Never an empty release.
+     *
+     * @param storeScheduled whether the command scheduled a store of it (in flight, not in {@code request}'s jobs)
      */
-    static void releaseTerminated(Emitter emitter, String requestId) {
-        RequestState request = emitter.request(requestId);
+    static void releaseTerminated(Emitter emitter, RequestState request, boolean storeScheduled) {
         if (request == null || !request.isTerminal() || !request.holdsBlocks()) {
             return;
         }
+        String requestId = request.requestId();
         EngineState state = emitter.state();
         Set<Integer> beingLoaded = Set.of();
         if (state.config().releasePolicy() == ReleasePolicy.DELAY_FREE) {
-            if (request.hasJobsInFlight()) {
+            if (request.hasJobsInFlight() || storeScheduled) {
                 return;
             }
         } else {

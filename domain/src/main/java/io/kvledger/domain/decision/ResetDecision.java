@@ -21,7 +21,8 @@ final class ResetDecision {
         if (flush != null) {
             emitter.emit(flush);
         }
-        List<RequestState> holding = emitter.state().requests().values().toJavaStream()
+        // The reset changes no status and no table: the requests it leaves holding blocks are those holding them now.
+        List<RequestState> holding = before.requests().values().toJavaStream()
                 .filter(request -> request.isTerminal() && request.holdsBlocks())
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .toList();

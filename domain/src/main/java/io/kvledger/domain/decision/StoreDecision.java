@@ -25,19 +25,23 @@ final class StoreDecision {
     }
 
     /**
-     * Called after the command's own event has been folded. An offer the tier holds whole (or an empty one) was
-     * already taken by the fold (cursors moved, chunks touched), so it reads as empty here.
+     * The offer of {@code request} as the command's own event leaves it ({@code c} counted, or the request ended),
+     * against the tier the command found: that event changes no chunk the offer reads. An offer the tier holds
+     * whole (or an empty one) makes no event: the fold of the command's own event takes it (cursors moved, chunks
+     * touched).
+     *
+     * @return whether a store was scheduled
      */
-    static void offer(Emitter emitter, String requestId) {
+    static boolean offer(Emitter emitter, RequestState request) {
         EngineConfig config = emitter.state().config();
         CpuTier tier = emitter.state().tier();
-        RequestState request = emitter.request(requestId);
-        if (request == null) {
-            return; // retired by its own terminal event: it holds no blocks, so nothing is storable
+        if (request.isTerminal() && !request.hasJobsInFlight() && !request.holdsBlocks()) {
+            return false; // retired by its own terminal event: it holds no blocks, so nothing is storable
         }
+        String requestId = request.requestId();
         GroupedOffer offer = GroupedOffer.of(config, tier, request);
         if (offer.lacking().isEmpty()) {
-            return;
+            return false;
         }
         int needed = offer.lacking().totalSize();
         int room = tier.capacity() - tier.size();
@@ -46,12 +50,13 @@ final class StoreDecision {
             if (victims.size() < needed - room) {
                 // No eviction, no touch, the cursors stay: the offer is made again at the next trigger.
                 emitter.emit(new StoreDeferred(requestId, offer.chunks(), StoreDeferReason.TIER_FULL));
-                return;
+                return false;
             }
             emitter.emit(new ChunksEvicted(victims));
         }
         emitter.emit(new StoreJobScheduled(emitter.state().nextJobId(), requestId, offer.lacking(), offer.lackingKeys(),
                 sources(config, request, offer.lacking())));
+        return true;
     }
 
     /** All {@code F} blocks of each chunk, per group, in order. */

@@ -21,7 +21,7 @@ final class TokenDecisions {
         int computed = Arguments.addWithoutOverflow("tokens", request.computed(), command.tokens());
         requireRunning(request, "ComputeTokens");
         emitter.emit(new TokensComputed(request.requestId(), computed));
-        StoreDecision.offer(emitter, request.requestId());
+        StoreDecision.offer(emitter, request.withComputed(computed));
     }
 
     /** Takes back rejected speculative tokens, never below what is known computed or already stored. */

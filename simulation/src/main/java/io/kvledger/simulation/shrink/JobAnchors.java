@@ -141,8 +141,8 @@ final class JobAnchors {
                     } else if (event instanceof LoadJobScheduled l) {
                         scheduled[i] = l.jobId();
                     }
+                    state = EngineFold.evolve(state, event);
                 }
-                state = accepted.state();
             }
             JsonNode original = line.get(LINE);
             if (scheduled[i] != null && original != null) {

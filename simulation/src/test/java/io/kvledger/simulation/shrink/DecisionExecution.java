@@ -25,9 +25,10 @@ final class DecisionExecution {
             List<EngineCommand> commands = scenario.commands();
             for (int i = 0; i < commands.size(); i++) {
                 Decision decision = decide.apply(state, commands.get(i));
-                events.addAll(decision.events(i + 2, commands.get(i)));
-                if (decision instanceof Decision.Accepted accepted) {
-                    state = accepted.state();
+                List<EngineEvent> decided = decision.events(i + 2, commands.get(i));
+                events.addAll(decided);
+                for (EngineEvent event : decided) {
+                    state = EngineFold.evolve(state, event);
                 }
             }
             return events;

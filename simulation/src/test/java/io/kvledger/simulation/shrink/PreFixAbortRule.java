@@ -82,10 +82,6 @@ final class PreFixAbortRule implements BiFunction<EngineState, EngineCommand, De
                 events.add(new StoreJobScheduled(state.nextJobId(), request.requestId(), chunks, keys, List.copyOf(blocks)));
             }
         }
-        EngineState next = state;
-        for (EngineEvent event : events) {
-            next = EngineFold.evolve(next, event);
-        }
-        return new Decision.Accepted(events, next);
+        return new Decision.Accepted(events);
     }
 }

@@ -58,9 +58,9 @@ public class EngineAggregate {
             // A command whose events no reader could read back is refused instead (issue 23).
             List<EngineEvent> kept = limit.kept(decided, entry.line(), entry.command());
             produced.addAll(kept);
-            if (decision instanceof Decision.Accepted accepted && kept == decided) {
-                // The decision already folded its events; taking its state saves folding them twice.
-                next = accepted.state();
+            for (EngineEvent event : kept) {
+                // Deciding changed nothing: the events kept are folded here, so the next command reads them.
+                next = EngineFold.evolve(next, event);
             }
         }
         if (!produced.isEmpty()) {

@@ -4,7 +4,6 @@ import io.kvledger.application.finding.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
 import io.kvledger.application.replay.LogFold;
-import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
 import java.util.List;
@@ -65,10 +64,9 @@ public final class Auditor {
      */
     public Auditor(EngineState base, Consumer<CommandJudgement> listener, AuditRules reported) {
         this.reported = java.util.Objects.requireNonNull(reported, "reported");
-        // The log's fold and the decider's fold the same events onto the same states: each is folded once.
-        RecentFolds folds = new RecentFolds();
-        fold = new LogFold(base, folds);
-        derivation = new CommandDerivation(listener, folds);
+        // Only the log's fold folds: the decider reads the state before each command and changes nothing.
+        fold = new LogFold(base);
+        derivation = new CommandDerivation(listener);
         rules = new AuditRule[] {new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(),
             new CompletionRules(), new TierRule(), derivation};
     }

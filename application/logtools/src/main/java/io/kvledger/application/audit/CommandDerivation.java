@@ -3,7 +3,7 @@ package io.kvledger.application.audit;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
-import io.kvledger.domain.RecentFolds;
+import io.kvledger.domain.EngineFold;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.decision.Decider;
 import io.kvledger.domain.decision.Decision;
@@ -39,7 +39,6 @@ import java.util.function.Consumer;
 final class CommandDerivation implements AuditRule {
 
     private final Consumer<CommandJudgement> listener;
-    private final RecentFolds folds;
     private final List<LoggedEvent> logged = new ArrayList<>();
     private final HeldBackChunks heldBack = new HeldBackChunks();
     private LoggedEvent heldFlush;
@@ -51,9 +50,8 @@ final class CommandDerivation implements AuditRule {
     private String tokenMismatch;
     private boolean configured;
 
-    CommandDerivation(Consumer<CommandJudgement> listener, RecentFolds folds) {
+    CommandDerivation(Consumer<CommandJudgement> listener) {
         this.listener = listener;
-        this.folds = folds;
     }
 
     /**
@@ -96,9 +94,9 @@ final class CommandDerivation implements AuditRule {
     /**
      * Takes the folded event into the current command, after the other rules (whether one already reported it
      * is kept with it). Keeps and reads the state before the event after the fold: the decider decides the
-     * command from the state before its own event and folds its events from there while the log's fold has
-     * folded the log's (see {@link RecentFolds}), and the command is judged, at its end, against the states
-     * before each of its events. That look back is the one left for a state folded in place to redesign.
+     * command from the state before its own event (reading it only), and the command is judged, at its end,
+     * against the states before each of its events. That look back is the one left for a state folded in place
+     * to redesign.
      */
     @Override
     public void checkFolded(FoldStep step, CommandWindow window, Findings findings) {
@@ -159,7 +157,7 @@ final class CommandDerivation implements AuditRule {
             return;
         }
         if (command != null) {
-            decision = Decider.decide(stateBefore, command, folds);
+            decision = Decider.decide(stateBefore, command);
         }
     }
 
@@ -230,7 +228,16 @@ final class CommandDerivation implements AuditRule {
         }
         report(judgedFrom, command, accepted, accepted.events(), events,
                 found == null ? -1 : found.index(), finding);
-        return found != null && found.omissionOnly() ? accepted.state() : null;
+        return found != null && found.omissionOnly() ? folded(judgedFrom, accepted.events()) : null;
+    }
+
+    /** The state the rules' events make from {@code from} (deciding folded nothing). */
+    private static EngineState folded(EngineState from, List<EngineEvent> events) {
+        EngineState state = from;
+        for (EngineEvent event : events) {
+            state = EngineFold.evolve(state, event);
+        }
+        return state;
     }
 
     /** Adds the finding unless a rule that reads events one by one already reported that event. */

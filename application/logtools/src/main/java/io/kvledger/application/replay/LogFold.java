@@ -1,7 +1,6 @@
 package io.kvledger.application.replay;
 
 import io.kvledger.domain.EngineFold;
-import io.kvledger.domain.RecentFolds;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
@@ -28,7 +27,6 @@ import java.util.List;
 public final class LogFold {
 
     private final KeyMap keys = new KeyMap();
-    private final RecentFolds folds;
     private EngineState state;
     /** The step {@link #prepare} gave and {@link #complete} has not folded yet. */
     private FoldStep pending;
@@ -45,13 +43,7 @@ public final class LogFold {
      * base): the events are folded from it as they would be after the lines before it.
      */
     public LogFold(EngineState base) {
-        this(base, new RecentFolds());
-    }
-
-    /** The same, folding through {@code folds}, which the caller shares with the decider it runs beside. */
-    public LogFold(EngineState base, RecentFolds folds) {
         this.state = base;
-        this.folds = folds;
     }
 
     /**
@@ -115,7 +107,7 @@ public final class LogFold {
             Job job = before.job(e.jobId());
             failedStoreKeys = job == null ? null : job.keys();
         }
-        state = folds.evolve(before, event);
+        state = EngineFold.evolve(before, event);
         forgetKeysTheTierDropped(event, failedStoreKeys);
         return prepared.folded(state);
     }

@@ -51,8 +51,8 @@ class AuditorStepwiseTest {
                 for (EngineEvent event : accepted.events()) {
                     flushes += event instanceof io.kvledger.domain.event.FlushRequired ? 1 : 0;
                     findings.addAll(auditor.check(++seq, event));
+                    state = io.kvledger.domain.EngineFold.evolve(state, event);
                 }
-                state = accepted.state();
                 if (stepwise) {
                     findings.addAll(auditor.finish());
                 }

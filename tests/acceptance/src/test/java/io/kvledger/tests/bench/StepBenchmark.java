@@ -94,7 +94,9 @@ public class StepBenchmark {
         for (EngineCommand command : step) {
             Decision decision = Decider.decide(s.state, command);
             if (decision instanceof Decision.Accepted accepted) {
-                s.state = accepted.state();
+                for (EngineEvent event : accepted.events()) {
+                    s.state = io.kvledger.domain.EngineFold.evolve(s.state, event);
+                }
                 events.addAll(accepted.events());
             } else {
                 throw new IllegalStateException("the workload must be valid: " + command + " -> " + decision);

@@ -31,7 +31,9 @@ class GroupedStateCodecTest {
         for (EngineCommand command : commands) {
             Decision decision = Decider.decide(state, command);
             assertTrue(decision instanceof Decision.Accepted, command + " -> " + decision);
-            state = ((Decision.Accepted) decision).state();
+            for (io.kvledger.domain.event.EngineEvent event : decision.events(0, command)) {
+                state = io.kvledger.domain.EngineFold.evolve(state, event);
+            }
         }
         return state;
     }
