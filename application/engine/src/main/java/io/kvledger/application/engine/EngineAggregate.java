@@ -58,9 +58,12 @@ public class EngineAggregate {
             // A command whose events no reader could read back is refused instead (issue 23).
             List<EngineEvent> kept = limit.kept(decided, entry.line(), entry.command());
             produced.addAll(kept);
-            if (decision instanceof Decision.Accepted accepted && kept == decided) {
-                // The decision already folded its events; taking its state saves folding them twice.
-                next = accepted.state();
+            if (decision instanceof Decision.Accepted && kept == decided) {
+                // Folded here, event by event, onto the newest state only: nothing holds the state a
+                // command was decided on once its events are folded (issue 32: the state changes in place).
+                for (EngineEvent event : kept) {
+                    next = EngineFold.evolve(next, event);
+                }
             }
         }
         if (!produced.isEmpty()) {
