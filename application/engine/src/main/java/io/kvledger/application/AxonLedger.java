@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.Configuration;
+import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.ConcurrencyException;
 
@@ -33,6 +34,8 @@ final class AxonLedger implements KvLedger {
     private final List<AutoCloseable> resources;
     private final boolean resumed;
     private EngineState state;
+    /** Why the engine could not be loaded again after a step failed; {@code null} while it could. */
+    private RuntimeException unloadable;
     private boolean closed;
 
     AxonLedger(KvLedger.Builder builder) {
@@ -116,13 +119,42 @@ final class AxonLedger implements KvLedger {
             // The rollback evicted the stale aggregate: an empty step (no events, no append) reloads it.
             state = gateway.<StepResult>sendAndWait(new ExecuteStep(engineId, List.of())).state();
             throw new EngineConflictException(engineId, e);
+        } catch (AggregateNotFoundException e) {
+            if (unloadable == null) {
+                throw e;
+            }
+            throw new IllegalStateException("engine " + engineId + " is gone: a step failed, and its store keeps no "
+                    + "events to load the engine again from (LedgerStore.discarding()); build a new ledger", e);
+        } catch (RuntimeException e) {
+            reloadAfter(e);
+            throw e;
         }
         state = result.state();
+        unloadable = null;
         return result;
+    }
+
+    /**
+     * After a step failed: the fold may have changed the aggregate's state in place with the step's first commands
+     * before the failure, and Axon dropped that aggregate when it rolled the step back; an empty step (no events, no
+     * append) loads it again from the store, so that {@link #state()} is the state before the failed step.
+     */
+    private void reloadAfter(RuntimeException failure) {
+        try {
+            state = gateway.<StepResult>sendAndWait(new ExecuteStep(engineId, List.of())).state();
+            unloadable = null;
+        } catch (RuntimeException reload) {
+            unloadable = reload;
+            failure.addSuppressed(reload);
+        }
     }
 
     @Override
     public EngineState state() {
+        if (unloadable != null) {
+            throw new IllegalStateException("engine " + engineId + " has no state: a step failed and the engine could "
+                    + "not be loaded again from its store", unloadable);
+        }
         return state;
     }
 

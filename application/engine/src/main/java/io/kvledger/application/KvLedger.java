@@ -48,7 +48,10 @@ public interface KvLedger extends AutoCloseable {
      * A rejected command's {@code CommandRejected.line} is its position in {@code commands}, from 1
      * ({@link #stepEntries} gives other numbers, such as a scenario's lines).
      *
-     * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored
+     * @throws StepFailedException when a decision fails unexpectedly (a defect); nothing of the step is stored,
+     *         and the ledger loads the engine again from its store, so {@link #state()} and the next step are as
+     *         before the failed step ({@link LedgerStore#discarding()} keeps nothing to load it from: then
+     *         {@code state()} and every later step throw {@link IllegalStateException}, and a new ledger is needed)
      */
     default StepResult step(List<? extends EngineCommand> commands) {
         return stepEntries(numbered(commands));

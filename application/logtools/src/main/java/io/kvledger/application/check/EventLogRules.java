@@ -31,6 +31,9 @@ public final class EventLogRules implements LogCheck {
         if (state == null && !(event instanceof EngineConfigured)) {
             return List.of(new Finding(seq, CheckCode.NOT_CONFIGURED, null, "the first event is not EngineConfigured"));
         }
+        // Read before the audit folds the event: only the newest state is read (issue 32 folds it in place).
+        List<Finding> pinnedEvicted = event instanceof ChunksEvicted evicted && state != null
+                ? pinnedEvicted(seq, evicted, state) : List.of();
         List<Finding> findings = new ArrayList<>();
         findings.addAll(auditor.check(seq, event));
         if (event instanceof EngineConfigured) {
@@ -41,14 +44,8 @@ public final class EventLogRules implements LogCheck {
             jobId(seq, requestId, store.jobId(), findings);
         } else if (event instanceof LoadJobScheduled load) {
             jobId(seq, requestId, load.jobId(), findings);
-        } else if (event instanceof ChunksEvicted evicted) {
-            for (String key : evicted.keys()) {
-                TierChunk chunk = state.tier().chunk(key);
-                if (chunk != null && chunk.pins() > 0) {
-                    findings.add(new Finding(seq, CheckCode.PINNED_EVICTED, null,
-                            "chunk " + key + " is evicted while " + chunk.pins() + " loads read it"));
-                }
-            }
+        } else if (event instanceof ChunksEvicted) {
+            findings.addAll(pinnedEvicted);
         } else if (event instanceof BlocksReleased released && released.blockIds().isEmpty()) {
             findings.add(new Finding(seq, CheckCode.EMPTY_RELEASE, requestId, "BlocksReleased names no block"));
         }
@@ -63,6 +60,19 @@ public final class EventLogRules implements LogCheck {
     /** The state after the last event checked. */
     public EngineState state() {
         return auditor.state();
+    }
+
+    /** The evicted chunks that loads still read, in the event's order, as the state before the event holds them. */
+    private static List<Finding> pinnedEvicted(long seq, ChunksEvicted evicted, EngineState before) {
+        List<Finding> findings = new ArrayList<>();
+        for (String key : evicted.keys()) {
+            TierChunk chunk = before.tier().chunk(key);
+            if (chunk != null && chunk.pins() > 0) {
+                findings.add(new Finding(seq, CheckCode.PINNED_EVICTED, null,
+                        "chunk " + key + " is evicted while " + chunk.pins() + " loads read it"));
+            }
+        }
+        return findings;
     }
 
     private void jobId(long seq, String requestId, long jobId, List<Finding> findings) {

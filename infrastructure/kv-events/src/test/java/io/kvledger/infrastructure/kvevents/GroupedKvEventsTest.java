@@ -59,7 +59,7 @@ class GroupedKvEventsTest {
                 }
                 router.apply(event);
             }
-            assertEquals(groupZeroReady(recorder.states.get(step)), router.index, "after step " + step);
+            assertEquals(recorder.groupZeroReady.get(step), router.index, "after step " + step);
         }
         assertTrue(router.removed > 0, "the second store evicted chunks: " + recorder.events);
         assertEquals(10, stored.size(), "4 chunks of a, then 6 of b: " + recorder.events);
@@ -158,7 +158,8 @@ class GroupedKvEventsTest {
     private static final class Recorder implements StepListener {
         final CpuTierChanges changes = new CpuTierChanges("CPU");
         final List<byte[]> payloads = new ArrayList<>();
-        final List<EngineState> states = new ArrayList<>();
+        /** Group 0's ready chunks after each step, taken in the step (its state is a view valid until the next). */
+        final List<Set<Long>> groupZeroReady = new ArrayList<>();
         final List<KvEvent> events = new ArrayList<>();
 
         @Override
@@ -166,7 +167,7 @@ class GroupedKvEventsTest {
             List<KvEvent> step = changes.apply(result.events(), result.state());
             events.addAll(step);
             payloads.add(KvEventCodec.encode(new KvEventBatch(1.0, step, 0), KvEventEncoding.ARRAY));
-            states.add(result.state());
+            groupZeroReady.add(groupZeroReady(result.state()));
         }
     }
 

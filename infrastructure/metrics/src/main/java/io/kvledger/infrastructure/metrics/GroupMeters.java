@@ -18,13 +18,29 @@ import java.util.Map;
  * The meters whose meaning a KV cache group changes (contract section 7), tagged {@code group} (its index)
  * and {@code kind}: GPU blocks the requests' tables hold, fenced blocks, CPU-tier chunks, and window blocks
  * freed. Registered at the first step of a grouped engine only, so an engine without groups exposes
- * exactly the meters it did. The gauges are computed when they are read (a scrape), never in a step.
+ * exactly the meters it did.
+ *
+ * <p>The gauges count over the whole state, so they are computed on the stepping thread (the state is a view
+ * valid until the next step, which changes it in place, and only that thread may read it), and not after every
+ * step: after the first, after a step that follows a scrape that read them, and after a step at least
+ * {@link #REFRESH_NANOS} after the last computation. A scrape reads the values last computed: those of a step at
+ * most a second older than the last one before it.
  */
 final class GroupMeters {
 
+    /** At most this long (of steps) between two computations of the gauges, when no scrape asks sooner. */
+    static final long REFRESH_NANOS = 1_000_000_000L;
+    private static final int HELD = 0;
+    private static final int FENCES = 1;
+    private static final int TIER_CHUNKS = 2;
+
     private final MeterRegistry registry;
     private final String engine;
-    private volatile EngineState last;
+    /** Per group: blocks held, fences, tier chunks, as of the step that computed them (replaced whole). */
+    private volatile int[][] values;
+    /** Whether a scrape read {@link #values} since they were computed. */
+    private volatile boolean read;
+    private long computedAt;
     private Counter[] freed;
     private boolean decided;
 
@@ -33,8 +49,8 @@ final class GroupMeters {
         this.engine = engine;
     }
 
+    /** On the stepping thread, with the step's state (read here only). */
     void onStep(List<EngineEvent> events, EngineState state) {
-        last = state;
         if (!decided) {
             decided = true;
             if (state.config().isGrouped()) {
@@ -51,6 +67,20 @@ final class GroupMeters {
                 }
             }
         }
+        long now = System.nanoTime();
+        if (values == null || read || now - computedAt >= REFRESH_NANOS) {
+            computedAt = now;
+            read = false;
+            values = computed(state, freed.length);
+        }
+    }
+
+    private static int[][] computed(EngineState state, int groups) {
+        int[][] computed = new int[groups][];
+        for (int g = 0; g < groups; g++) {
+            computed[g] = new int[] {blocksHeld(state, g), fences(state, g), tierChunks(state, g)};
+        }
+        return computed;
     }
 
     private void register(EngineConfig config) {
@@ -60,22 +90,28 @@ final class GroupMeters {
             int group = g;
             String kind = config.group(g).kind().name();
             gauge("kvledger.group.blocks.held", "GPU blocks the live requests' tables of this KV cache group hold "
-                    + "(null entries not counted)", group, kind, state -> blocksHeld(state, group));
+                    + "(null entries not counted)", group, kind, HELD);
             gauge("kvledger.group.fences", "fenced GPU blocks that stores of this KV cache group still read",
-                    group, kind, state -> fences(state, group));
+                    group, kind, FENCES);
             gauge("kvledger.group.tier.chunks", "CPU tier chunks of this KV cache group (ready or being written)",
-                    group, kind, state -> tierChunks(state, group));
+                    group, kind, TIER_CHUNKS);
             freed[g] = Counter.builder("kvledger.group.window_blocks_freed")
                     .description("sliding-window blocks the host freed while their request ran (WindowBlocksFreed)")
                     .tag("engine", engine).tag("group", String.valueOf(g)).tag("kind", kind).register(registry);
         }
     }
 
-    private void gauge(String name, String help, int group, String kind,
-                       java.util.function.ToDoubleFunction<EngineState> value) {
-        Gauge.builder(name, this, self -> self.last == null ? 0 : value.applyAsDouble(self.last))
+    /** A gauge of what the stepping thread computed last: a scrape never reads the state. */
+    private void gauge(String name, String help, int group, String kind, int meter) {
+        Gauge.builder(name, this, self -> self.valueOf(group, meter))
                 .description(help).tag("engine", engine).tag("group", String.valueOf(group)).tag("kind", kind)
                 .register(registry);
+    }
+
+    private double valueOf(int group, int meter) {
+        int[][] last = values;
+        read = true;
+        return last == null ? 0 : last[group][meter];
     }
 
     static int blocksHeld(EngineState state, int g) {

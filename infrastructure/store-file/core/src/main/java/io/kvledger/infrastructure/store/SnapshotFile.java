@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.json.EventJson;
 import java.io.IOException;
@@ -45,8 +46,79 @@ final class SnapshotFile {
      */
     static final int STATE_VERSION = 2;
 
-    /** A snapshot: the state after line {@code seq} (ending at byte {@code offset}), message {@code sequenceNumber} of {@code engineId}. */
-    record Snapshot(String engineId, long sequenceNumber, long seq, long offset, EngineState state) {
+    /**
+     * A snapshot: the state after line {@code seq} (ending at byte {@code offset}), message {@code sequenceNumber} of
+     * {@code engineId}, kept as {@link StateCodec}'s bytes of the current version. A state is folded in place by the one
+     * aggregate it is handed to, so a snapshot never keeps one: each reader gets a state of its own, decoded from the
+     * bytes (the first reader of a snapshot read from a file gets the state decoded while checking it).
+     */
+    static final class Snapshot {
+        private final String engineId;
+        private final long sequenceNumber;
+        private final long seq;
+        private final long offset;
+        private final byte[] stateBytes;
+        private final EngineConfig config;
+        /** The state decoded when the file was read, for the first reader only; {@code null} after. */
+        private EngineState unread;
+
+        Snapshot(String engineId, long sequenceNumber, long seq, long offset, byte[] stateBytes, EngineConfig config,
+                 EngineState unread) {
+            this.engineId = engineId;
+            this.sequenceNumber = sequenceNumber;
+            this.seq = seq;
+            this.offset = offset;
+            this.stateBytes = stateBytes;
+            this.config = config;
+            this.unread = unread;
+        }
+
+        /** The snapshot of {@code state}, encoded now (on the caller's thread, which owns the state). */
+        static Snapshot of(String engineId, long sequenceNumber, long seq, long offset, EngineState state) throws IOException {
+            return new Snapshot(engineId, sequenceNumber, seq, offset, StateCodec.encode(state), state.config(), null);
+        }
+
+        String engineId() {
+            return engineId;
+        }
+
+        long sequenceNumber() {
+            return sequenceNumber;
+        }
+
+        long seq() {
+            return seq;
+        }
+
+        long offset() {
+            return offset;
+        }
+
+        /** The engine's configuration (without decoding the state). */
+        EngineConfig config() {
+            return config;
+        }
+
+        /** The same state at {@code newOffset} (a segment's base: 0). */
+        Snapshot at(long newOffset) {
+            return new Snapshot(engineId, sequenceNumber, seq, newOffset, stateBytes, config, null);
+        }
+
+        /** A state of the caller's own: the one decoded when the file was read, once; else decoded again. */
+        EngineState state() {
+            synchronized (this) {
+                EngineState first = unread;
+                if (first != null) {
+                    unread = null;
+                    return first;
+                }
+            }
+            try {
+                return StateCodec.decode(stateBytes);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot decode the snapshot after seq " + seq + " again", e);
+            }
+        }
     }
 
     /** What {@link #read} found: a snapshot that passed every check, or why the one found was rejected, or neither. */
@@ -73,8 +145,7 @@ final class SnapshotFile {
      * precedes it.
      */
     static void writeBase(Path segment, Snapshot snapshot, byte[] lastLine, boolean durable) throws IOException {
-        writeFile(basePathOf(segment), new Snapshot(snapshot.engineId(), snapshot.sequenceNumber(), snapshot.seq(), 0,
-                snapshot.state()), crc(lastLine), durable);
+        writeFile(basePathOf(segment), snapshot.at(0), crc(lastLine), durable);
     }
 
     static Path basePathOf(Path segment) {
@@ -82,7 +153,7 @@ final class SnapshotFile {
     }
 
     private static void writeFile(Path target, Snapshot snapshot, long lineCrc, boolean durable) throws IOException {
-        byte[] state = StateCodec.encode(snapshot.state());
+        byte[] state = snapshot.stateBytes;
         ObjectNode header = EventJson.mapper().createObjectNode();
         header.put("snapshot", FORMAT);
         header.put("stateCodec", STATE_CODEC);
@@ -136,8 +207,8 @@ final class SnapshotFile {
         if (crc(state) != header.path("stateCrc").asLong()) {
             throw new IOException(path + ": its state does not match its checksum (a damaged file)");
         }
-        return new Snapshot(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
-                header.path("seq").asLong(), 0, decodeState(header, state));
+        return decoded(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
+                header.path("seq").asLong(), 0, header, state);
     }
 
     /** Why this version cannot read a snapshot with {@code header}; {@code null} when it can. */
@@ -159,6 +230,15 @@ final class SnapshotFile {
                     + " (written by a newer version; this one reads up to " + STATE_VERSION + ")";
         }
         return null;
+    }
+
+    /** The snapshot a file holds, its state decoded (and encoded again when the file's encoding is an older version). */
+    private static Snapshot decoded(String engineId, long sequenceNumber, long seq, long offset, JsonNode header,
+                                    byte[] state) throws IOException {
+        EngineState decoded = decodeState(header, state);
+        boolean current = header.path("snapshot").asInt() != 1 && header.path("stateVersion").asInt() == STATE_VERSION;
+        return new Snapshot(engineId, sequenceNumber, seq, offset, current ? state : StateCodec.encode(decoded),
+                decoded.config(), decoded);
     }
 
     /** The state of a snapshot, decoded by the codec version its header names (1 for format 1). */
@@ -204,9 +284,8 @@ final class SnapshotFile {
                 return rejected(path, "the store's line at seq " + seq + " is not the one it was taken after"
                         + " (a snapshot of another store, or of a store since rewritten)");
             }
-            EngineState decoded = decodeState(header, state);
-            return new Loaded(new Snapshot(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
-                    seq, offset, decoded), null);
+            return new Loaded(decoded(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
+                    seq, offset, header, state), null);
         } catch (IOException | RuntimeException e) {
             return rejected(path, "it cannot be read: " + e.getMessage());
         }

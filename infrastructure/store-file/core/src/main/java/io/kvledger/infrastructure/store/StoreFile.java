@@ -88,7 +88,7 @@ final class StoreFile implements AutoCloseable {
                 // history was changed is refused here, as every reader refuses it, rather than appended to.
                 HistoryChecksums.check(channel, path, start.offset(), base == null ? 0 : base.seq());
             }
-            file.config = start == null ? null : start.state().config();
+            file.config = start == null ? null : start.config();
             StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
                     : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),
                             start.sequenceNumber() + 1, file.config));

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.store;
 import io.kvledger.application.StepListener;
 import io.kvledger.application.engine.EngineAggregate;
 import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.state.EngineState;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,10 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Snapshots of the engine's state, taken every {@code every} events: the facade tells the store the
- * state after each step (a {@link StepListener}; the fold changes the state in place but keeps undo, so
- * the version handed over still reads as it was and costs no copy), and when enough events have been stored since the last snapshot, the writer thread
- * writes it ({@link SnapshotFile}) after the step's append. Nothing is folded a second time and the
- * scheduler thread does no encoding. A snapshot that cannot be written is logged and the next one
+ * state after each step (a {@link StepListener}, on the stepping thread), and when enough events have
+ * been stored since the last snapshot, the state is encoded there and then (the state is a view valid
+ * until the next step, which changes it in place) and the writer thread writes the bytes
+ * ({@link SnapshotFile}) after the step's append. Nothing is folded a second time and no other thread
+ * reads the state. A snapshot that cannot be written is logged and the next one
  * is tried {@code every} events later: the events are the record, a snapshot only saves reading them.
  */
 final class StoreSnapshots {
@@ -63,12 +65,13 @@ final class StoreSnapshots {
             return Optional.empty();
         }
         return Optional.of(new GenericDomainEventMessage<>(EngineAggregate.class.getSimpleName(), aggregateIdentifier,
-                latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state())));
+                latest.sequenceNumber(), EngineAggregate.restored(aggregateIdentifier, latest.state()))); // a state of its own
     }
 
     /**
      * The state after the last append (on the appending thread, under the store's lock): when a snapshot
-     * is due, the writer thread writes it once the appends before it are written.
+     * is due, its bytes are encoded here, on the thread that owns the state (the next step changes it in
+     * place), and the writer thread writes them once the appends before it are written.
      */
     void offer(EngineState state) {
         long seq = appends.lastSeq();
@@ -77,11 +80,19 @@ final class StoreSnapshots {
             return;
         }
         taking(seq);
-        appends.submit(() -> snapshotAfter(seq, engineId, state));
+        byte[] encoded;
+        try {
+            encoded = StateCodec.encode(state);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("{}: cannot encode a snapshot at seq {}: {}", store, seq, e.toString());
+            return;
+        }
+        EngineConfig config = state.config();
+        appends.submit(() -> snapshotAfter(seq, engineId, encoded, config));
     }
 
-    /** On the writer thread: the snapshot of {@code state}, the state after line {@code seq}, unless a write failed before it. */
-    private void snapshotAfter(long seq, String engineId, EngineState state) {
+    /** On the writer thread: the snapshot of the state after line {@code seq} ({@code encoded}), unless a write failed before it. */
+    private void snapshotAfter(long seq, String engineId, byte[] encoded, EngineConfig config) {
         Point point;
         synchronized (lock) {
             if (appends.broken() != null || index.lastSeq() != seq) {
@@ -89,7 +100,8 @@ final class StoreSnapshots {
             }
             point = new Point(engineId, index.nextSequence(engineId) - 1, seq, appends.end());
         }
-        if (write(file, point, state)) {
+        if (write(file, new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), point.offset(),
+                encoded, config, null))) {
             synchronized (lock) {
                 index.rebase(seq); // what the snapshot covers is read from the file's start if ever
             }
@@ -106,16 +118,14 @@ final class StoreSnapshots {
         lastSeq = seq;
     }
 
-    /** On the writer thread: writes the snapshot of {@code state} at {@code point}; false (and a warning) when it cannot. */
-    private boolean write(StoreFile file, Point point, EngineState state) {
-        SnapshotFile.Snapshot snapshot = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(),
-                point.offset(), state);
+    /** On the writer thread: writes {@code snapshot}; false (and a warning) when it cannot. */
+    private boolean write(StoreFile file, SnapshotFile.Snapshot snapshot) {
         try {
             SnapshotFile.write(store, file.channel(), snapshot, durable);
             latest = snapshot;
             return true;
         } catch (IOException | RuntimeException e) {
-            LOG.warn("{}: cannot write a snapshot at seq {}: {}", store, point.seq(), e.toString());
+            LOG.warn("{}: cannot write a snapshot at seq {}: {}", store, snapshot.seq(), e.toString());
             return false;
         }
     }

@@ -8,12 +8,9 @@ import io.kvledger.domain.EngineFold;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
-import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
@@ -39,22 +36,27 @@ class SnapshotBytesTest {
     /** The first 8 hex digits of the SHA-256 of every tenth state's encoding, one line each. */
     static String digest(String resource) throws Exception {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        int states = 0;
-        for (EngineState state : everyTenth(resource)) {
+        int[] states = {0};
+        everyTenth(resource, state -> {
             byte[] bytes = StateCodec.encode(state);
             EngineState decoded = StateCodec.decode(bytes);
-            assertEquals(state, decoded, "state " + states + " decodes to itself");
-            assertArrayEquals(bytes, StateCodec.encode(decoded), "state " + states + " encodes again the same");
+            assertEquals(state, decoded, "state " + states[0] + " decodes to itself");
+            assertArrayEquals(bytes, StateCodec.encode(decoded), "state " + states[0] + " encodes again the same");
             sha.update(bytes);
             sha.update((byte) '\n');
-            states++;
-        }
-        assertTrue(states > 100, "states: " + states);
+            states[0]++;
+        });
+        assertTrue(states[0] > 100, "states: " + states[0]);
         return HexFormat.of().formatHex(sha.digest()).substring(0, 8);
     }
 
-    private static List<EngineState> everyTenth(String resource) throws IOException, Exception {
-        List<EngineState> states = new ArrayList<>();
+    /** What is done with a state while it is the newest of its fold. */
+    interface StateCheck {
+        void accept(EngineState state) throws Exception;
+    }
+
+    /** Every tenth state of the log's fold and its last, each checked before the next event is folded into it. */
+    private static void everyTenth(String resource, StateCheck check) throws Exception {
         try (InputStream in = new GZIPInputStream(SnapshotBytesTest.class.getResourceAsStream(resource))) {
             EventLogReader reader = new EventLogReader(in);
             EngineState state = null;
@@ -62,11 +64,10 @@ class SnapshotBytesTest {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
                 state = EngineFold.evolve(state, entry.event());
                 if (n++ % 10 == 0) {
-                    states.add(state);
+                    check.accept(state);
                 }
             }
-            states.add(state);
+            check.accept(state);
         }
-        return states;
     }
 }

@@ -77,7 +77,7 @@ class StepWithoutWaitingTest {
         List<EngineState> states = new ArrayList<>();
         JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, gate);
         try (KvLedger ledger = FileStores.builder(store).config(CONFIG).build()) {
-            states.add(ledger.state());
+            states.add(copyOf(ledger.state())); // a copy: the ledger's state is a view valid until its next step
             ledger.flush();
             gate.current = target -> {
                 int write = target.equals(file) ? writes.incrementAndGet() : 0;
@@ -92,7 +92,7 @@ class StepWithoutWaitingTest {
             for (int i = 0; i < 6; i++) {
                 StepResult result = ledger.step(workload.next()); // steps 4 to 6 return, though 4 will not be written
                 workload.observe(result);
-                states.add(result.state());
+                states.add(copyOf(result.state()));
             }
             CompletableFuture<Void> stored = store.stored();
             release.countDown();
@@ -202,5 +202,10 @@ class StepWithoutWaitingTest {
             state = EngineFold.evolve(state, event);
         }
         return state;
+    }
+
+    /** A state of the test's own, decoded from the snapshot encoding of {@code state}. */
+    private static EngineState copyOf(EngineState state) throws IOException {
+        return StateCodec.decode(StateCodec.encode(state));
     }
 }

@@ -192,7 +192,14 @@ public final class SegmentedEventStorageEngine implements EventStorageEngine, St
         }
         Path next = directory.resolve(SegmentFiles.nameOf(point.seq() + 1));
         JsonlEventStorageEngine closing = current;
-        SnapshotFile.Snapshot base = new SnapshotFile.Snapshot(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
+        SnapshotFile.Snapshot base;
+        try {
+            // Encoded here, on the stepping thread that owns the state: the next step changes it in place.
+            base = SnapshotFile.Snapshot.of(point.engineId(), point.sequenceNumber(), point.seq(), 0, state);
+        } catch (IOException | RuntimeException e) {
+            rollFailed(closing, next, e);
+            return;
+        }
         try {
             byte[] lastLine = closing.segment().lastLine();
             closing.close();
