@@ -31,7 +31,7 @@ public final class EventLogRules implements LogCheck {
         if (state == null && !(event instanceof EngineConfigured)) {
             return List.of(new Finding(seq, CheckCode.NOT_CONFIGURED, null, "the first event is not EngineConfigured"));
         }
-        // Read before the audit folds the event: only the newest state is read (issue 32 folds it in place).
+        // Read before the audit folds the event: only the newest state is read (the state is changed in place by the fold).
         List<Finding> pinnedEvicted = event instanceof ChunksEvicted evicted && state != null
                 ? pinnedEvicted(seq, evicted, state) : List.of();
         List<Finding> findings = new ArrayList<>();
