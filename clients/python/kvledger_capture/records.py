@@ -228,6 +228,13 @@ def _packed_counts(counts):
     return _packed(list(counts)), list(counts.values())
 
 
+def _copied_entry(entry):
+    """A ``new_block_ids`` entry (a tuple of per-group lists, a group None when it got nothing) as new lists."""
+    if type(entry) is tuple:
+        return tuple([None if group is None else list(group) for group in entry])
+    return groups(entry)
+
+
 _ALL_TOKEN_IDS = attrgetter("_all_token_ids")   # vLLM's Request: the list behind ``all_token_ids``
 _TOKEN_IDS = attrgetter("all_token_ids")
 _BLOCK_HASHES = attrgetter("block_hashes")
@@ -405,7 +412,9 @@ class Recorder:
         except (AttributeError, KeyError, TypeError):  # TypeError: no len()
             return None
         present = list(compress(range(len(new_blocks)), map(is_not, new_blocks, repeat(None))))
-        entries = [new_blocks[i] for i in present]  # a few a step: a new block every block_size tokens
+        # a few a step (a new block every block_size tokens), copied: vLLM's model runner extends the lists of a
+        # resumed request's entry later, and the records are pickled on the sender's thread, after the call
+        entries = [new_blocks[i] for i in present]
         if not _ENTRY_TYPES.issuperset(map(type, entries)):
             return None
         appended = list(map(sub, totals, sent))
@@ -418,7 +427,7 @@ class Recorder:
             tokens = (list(chain.from_iterable(map(getitem, token_lists, map(slice, sent, totals)))), appended)
         hashes = (positions, [hash_lists[i][done[i]:hashed[i]] for i in positions])
         resumed = list(compress(range(count), map(resumed_ids.__contains__, req_ids))) if resumed_ids else []
-        blocks = (present, entries)
+        blocks = (present, list(map(_copied_entry, entries)))
         sent_tokens.update(zip(req_ids, totals))
         for i in positions:
             sent_hashes[req_ids[i]] = hashed[i]

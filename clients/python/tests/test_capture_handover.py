@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from kvledger_capture.connector import KvLedgerCaptureConnector
 from kvledger_capture.records import Expander, Recorder
-from kvledger_capture.writer import ProcessWriter
+from kvledger_capture.writer import ProcessWriter, _json_lines
 
 from .vllm_api import KVConnectorRole
 from .vllm_standins import StandInBlocks, StandInRequest, kv_cache_config, vllm_config
@@ -170,18 +170,30 @@ class HandOverTest(unittest.TestCase):
                 self.assertEqual([[5], [6]], [c["blockIds"] for c in allocated])
 
 
+class JsonLinesTest(unittest.TestCase):
+
+    def test_each_line_is_written_exactly_as_json_dumps_writes_it(self):
+        rng = random.Random(5)
+        alphabet = ["a", "\u00e9", "\u4e2d", "\U0001f600", "\"", "\\", "\n", "\x00", "/", " "]
+        lines = []
+        for seq in range(500):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+            lines.append({"seq": seq, "type": text, "keys": [text, None, True, False], "n": rng.randint(-2 ** 70, 2 ** 70),
+                          "x": rng.uniform(-1e300, 1e300), "nested": {text: [[1, 2], {"k": 0.1}]}, "": []})
+        self.assertEqual("".join(json.dumps(line) + "\n" for line in lines), _json_lines(lines))
+
+
 class ProcessWriterPipeTest(unittest.TestCase):
 
     def test_a_stopped_writer_process_never_blocks_the_scheduler_and_gets_every_record_in_order(self):
         with tempfile.TemporaryDirectory() as tmp:
             writer = ProcessWriter(tmp, {"gpuBlockSize": 4})
-            prompt = list(range(4000))  # about 12 KB a frame: the 1 MB pipe is full after about 90
             os.kill(writer._child.pid, signal.SIGSTOP)
             try:
                 def steps():
-                    for i in range(200):
+                    for i in range(200):  # about 12 KB a record: the 1 MB pipe is full after about 90
                         writer.put({"call": "get_num_new_matched_tokens", "num_computed_tokens": 0, "result": [0, False],
-                                    "request": {"request_id": "r%d" % i, "prompt_token_ids": prompt}})
+                                    "request": {"request_id": "r%d" % i, "prompt_token_ids": list(range(4000))}})
                         writer.kick()
                 scheduler = threading.Thread(target=steps)
                 scheduler.start()
@@ -194,6 +206,29 @@ class ProcessWriterPipeTest(unittest.TestCase):
             self.assertIsNone(writer.error)
             commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()[1:]]
             self.assertEqual(["r%d" % i for i in range(200)],
+                             [c["requestId"] for c in commands if c["cmd"] == "RegisterRequest"])
+
+    def test_the_scheduler_thread_never_pickles_a_record(self):
+        pickled_on = []
+
+        class Record:  # pickles as a plain record, remembering which thread pickled it
+            def __init__(self, i):
+                self.i = i
+
+            def __reduce__(self):
+                pickled_on.append(threading.current_thread())
+                return dict, ({"call": "get_num_new_matched_tokens", "num_computed_tokens": 0, "result": [0, False],
+                               "request": {"request_id": "r%d" % self.i, "prompt_token_ids": [1, 2]}},)
+        with tempfile.TemporaryDirectory() as tmp:
+            writer = ProcessWriter(tmp, {"gpuBlockSize": 4})
+            for i in range(3 * ProcessWriter.STEPS_PER_SEND + 1):
+                writer.put(Record(i))
+                writer.kick()
+            writer.close()
+            self.assertEqual(3 * ProcessWriter.STEPS_PER_SEND + 1, len(pickled_on))
+            self.assertNotIn(threading.current_thread(), pickled_on)
+            commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()[1:]]
+            self.assertEqual(["r%d" % i for i in range(3 * ProcessWriter.STEPS_PER_SEND + 1)],
                              [c["requestId"] for c in commands if c["cmd"] == "RegisterRequest"])
 
     def test_records_no_step_followed_are_written_while_vllm_is_idle(self):
