@@ -48,9 +48,10 @@ class _Request:
         return len(self._all_token_ids)
 
 
-def _workload(seed, columns):
+def _workload(seed, columns, steady=False):
     """The records of a seeded run of the scheduler-side calls, expanded as the writer process expands them;
-    ``columns`` False copies the running requests one by one."""
+    ``columns`` False copies the running requests one by one; ``steady``: the same requests in the same order
+    for four steps out of five (arrivals and finishes only every fifth step), as a decoding batch runs."""
     rng = random.Random(seed)
     recorder = Recorder()
     if not columns:
@@ -59,14 +60,16 @@ def _workload(seed, columns):
     enum_status = seed % 3 != 0  # else a status that is no enum, as the stand-ins have
     live, out = {}, []
     for step in range(40):
-        for _ in range(rng.randint(0, 3)):  # arrivals
+        changes = not steady or step % 5 == 0
+        for _ in range(rng.randint(0, 3) if changes else 0):  # arrivals
             rid = "r%d-%d" % (step, len(live))
             status = RequestStatus.WAITING if enum_status else SimpleNamespace(name="WAITING")
             request = live[rid] = _Request(rid, [rng.randint(1, 99) for _ in range(rng.randint(1, 12))], status)
             recorder.added(request)
             out.append(expander.expand(recorder.matched(request, 0, (0, False))))
         running = list(live.values())
-        rng.shuffle(running)
+        if not steady:
+            rng.shuffle(running)
         for request in running:
             request.status = RequestStatus.RUNNING if enum_status else SimpleNamespace(name="RUNNING")
             if rng.random() < 0.1 and enum_status:
@@ -76,11 +79,11 @@ def _workload(seed, columns):
             while len(request.block_hashes) < request.num_tokens // 4:
                 request.block_hashes.append(bytes([rng.randint(0, 255)]) * 8)
             request.num_computed_tokens = max(0, request.num_tokens - rng.choice([0, 1, 1, 3]))
-        new = running[:rng.randint(0, min(2, len(running)))]
+        new = running[:rng.randint(0, min(2, len(running)))] if not steady else []
         cached = running[len(new):]
         entries = [rng.choice([None, None, ([rng.randint(1, 500)],), ([], [rng.randint(1, 500)]), ([],), ()])
                    for _ in cached]
-        finished = set(rng.sample(sorted(live), min(len(live), rng.randint(0, 2))))
+        finished = set(rng.sample(sorted(live), min(len(live), rng.randint(0, 2) if changes else 0)))
         output = SimpleNamespace(
             scheduled_new_reqs=[SimpleNamespace(req_id=r.request_id, prompt_token_ids=r.prompt_token_ids,
                                                 block_ids=([rng.randint(1, 500)],)) for r in new],
@@ -102,6 +105,11 @@ class RunningColumnsTest(unittest.TestCase):
         for seed in range(60):
             with self.subTest(seed=seed):
                 self.assertEqual(_workload(seed, columns=False), _workload(seed, columns=True))
+
+    def test_a_steady_batch_reuses_the_last_steps_columns_and_gives_the_same_records(self):
+        for seed in range(60):
+            with self.subTest(seed=seed):
+                self.assertEqual(_workload(seed, columns=False, steady=True), _workload(seed, columns=True, steady=True))
 
     def test_the_columns_are_what_a_decoding_step_takes(self):
         recorder = Recorder()
