@@ -204,11 +204,11 @@ class ProcessWriter:
     The scheduler's thread only appends each call's record (plain data it copied at the call, referring to no
     list vLLM changes afterwards: :mod:`kvledger_capture.records`) to a queue. The sender thread pickles them
     and writes them to the pipe, blocking (the GIL released) while the writer process is behind: every
-    :attr:`STEPS_PER_SEND` steps (:meth:`kick`) in one frame, when the records no step followed have waited
-    :attr:`IDLE_SECONDS` (vLLM idle), and at :meth:`close`. So the scheduler's thread neither pickles nor
-    writes, and the sender takes the GIL once for several steps."""
+    :attr:`STEPS_PER_SEND` steps (:meth:`kick`) in one frame, at the latest every :attr:`IDLE_SECONDS` (vLLM
+    idle, or slow steps), and at :meth:`close`. So the scheduler's thread neither pickles nor writes, and the
+    sender takes the GIL once for several steps."""
 
-    #: Seconds the sender waits before it sends records no kick woke it for (vLLM idle, or slow steps).
+    #: Seconds the sender waits at most before it sends what is queued (vLLM idle, or slow steps).
     IDLE_SECONDS = 0.05
     #: Steps whose records go to the writer process in one frame (a few tens of KB at 256 running requests).
     STEPS_PER_SEND = 8
