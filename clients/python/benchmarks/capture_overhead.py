@@ -8,8 +8,8 @@ model's ``config.json`` of ``facebook/opt-125m`` in the Hugging Face cache, offl
     PYTHONPATH=VLLM_SRC:clients/python HF_HUB_OFFLINE=1 python3 clients/python/benchmarks/capture_overhead.py
 
 The capture translates and writes in a child process (its default writer); in vLLM's process the scheduler's
-thread copies what vLLM appended and pickles each step's records down a pipe to it (a sender thread writes only
-what the pipe has no room for), and the figures say how much CPU each took.
+thread copies what vLLM appended into records and queues them, and a sender thread pickles them down a pipe to
+the child every few steps; the figures say how much CPU each took.
 
 One step is ``schedule()``, the model's forward pass, then ``update_from_output()`` with one sampled token per
 running request and every transfer of the step reported complete (copies are not what is measured). The forward

@@ -15,6 +15,8 @@ from operator import attrgetter, getitem, is_not, sub
 
 def _ints(values):
     if hasattr(values, "tolist"):
+        if getattr(getattr(values, "dtype", None), "kind", None) in ("i", "u"):  # a transfer spec's numpy ids:
+            return values.tolist()                                               # Python ints already
         values = values.tolist()
     return [int(b) for b in values]
 
@@ -228,6 +230,13 @@ def _packed_counts(counts):
     return _packed(list(counts)), list(counts.values())
 
 
+def _copied_entry(entry):
+    """A ``new_block_ids`` entry (a tuple of per-group lists, a group None when it got nothing) as new lists."""
+    if type(entry) is tuple:
+        return tuple([None if group is None else list(group) for group in entry])
+    return groups(entry)
+
+
 _ALL_TOKEN_IDS = attrgetter("_all_token_ids")   # vLLM's Request: the list behind ``all_token_ids``
 _TOKEN_IDS = attrgetter("all_token_ids")
 _BLOCK_HASHES = attrgetter("block_hashes")
@@ -246,8 +255,21 @@ class Recorder:
         self._sent_tokens = {}   # request id -> its tokens copied so far, prompt included (its prompt was copied)
         self._sent_hashes = {}   # request id -> its block hashes copied so far
         self._status_names = _StatusNames()
+        # the last step's running requests as :meth:`_running` copied them: (their ids, requests, token lists,
+        # hash lists, tokens copied, hashes copied), reused while the next step runs the same requests and no
+        # other call read or changed what the recorder copied of a request; its tokens copied are not in
+        # _sent_tokens yet (:meth:`_leave_steady` puts them there)
+        self._steady = None
+
+    def _leave_steady(self):
+        """Before anything else reads or changes what was copied of a request: the columns into the dicts."""
+        steady = self._steady
+        if steady is not None:
+            self._steady = None
+            self._sent_tokens.update(zip(steady[0], steady[4]))
 
     def added(self, request):
+        self._leave_steady()
         self._live[request.request_id] = request
 
     def matched(self, request, num_computed_tokens, result):
@@ -301,6 +323,7 @@ class Recorder:
         """The request as the translator needs it, as a tuple (:class:`Expander` makes its dict): its counts and
         what vLLM appended to its tokens and block hashes since its last record (at first sight its prompt and
         controls), from lists vLLM only appends to."""
+        self._leave_steady()
         rid = request.request_id
         first = None
         sent = self._sent_tokens.get(rid)
@@ -359,6 +382,8 @@ class Recorder:
             record["running"] = running
         for kind, rid, keys in evicted:
             record.setdefault(kind, []).append([rid, list(keys)])
+        if record["finished_req_ids"]:
+            self._leave_steady()
         for rid in record["finished_req_ids"]:  # their last record: the step after the finish
             self._live.pop(rid, None)
             self._sent_tokens.pop(rid, None)
@@ -372,7 +397,10 @@ class Recorder:
         capture's work on the scheduler's thread. None when one of them cannot be copied so (a request not seen
         before, an attribute vLLM's ``Request`` has not, a list that shrank, a ``new_block_ids`` entry that is not
         plain data): then each is copied as :meth:`snapshot` does, with the same result. Nothing is changed
-        before it is known that all can be copied."""
+        before it is known that all can be copied. When the step runs the same requests in the same order as the
+        last one (a decoding batch between arrivals and finishes), their requests, lists and what was copied of
+        them are the last step's columns, not looked up again: vLLM's ``Request`` keeps its token and hash lists
+        (it appends to them, or cuts them in place) and every other call of the recorder ends that reuse first."""
         if getattr(cached, "resumed_from_preemption", None):  # an older vLLM's flags
             return None
         req_ids = list(cached.req_ids)
@@ -380,17 +408,22 @@ class Recorder:
         if not count:
             return req_ids, "", [], ([], None), ([], []), [], ([], [])
         new_blocks = list(getattr(cached, "new_block_ids", None) or ())
-        sent_tokens, sent_hashes = self._sent_tokens, self._sent_hashes
+        sent_hashes = self._sent_hashes
+        steady = self._steady
         try:
-            requests = list(map(self._live.__getitem__, req_ids))
-            sent = list(map(sent_tokens.__getitem__, req_ids))   # each seen before: no prompt to copy
-            done = list(map(sent_hashes.__getitem__, req_ids))
-            try:
-                token_lists = list(map(_ALL_TOKEN_IDS, requests))
-            except AttributeError:
-                token_lists = list(map(_TOKEN_IDS, requests))
+            if steady is not None and steady[0] == req_ids:  # the same requests as the last step, in its order
+                _, requests, token_lists, hash_lists, sent, done = steady
+            else:
+                self._leave_steady()
+                requests = list(map(self._live.__getitem__, req_ids))
+                sent = list(map(self._sent_tokens.__getitem__, req_ids))   # each seen before: no prompt to copy
+                done = list(map(sent_hashes.__getitem__, req_ids))
+                try:
+                    token_lists = list(map(_ALL_TOKEN_IDS, requests))
+                except AttributeError:
+                    token_lists = list(map(_TOKEN_IDS, requests))
+                hash_lists = list(map(_BLOCK_HASHES, requests))
             totals = list(map(len, token_lists))
-            hash_lists = list(map(_BLOCK_HASHES, requests))
             hashed = list(map(len, hash_lists))
             computed = list(map(_COMPUTED, requests))
             values = list(map(_STATUS, requests))
@@ -405,7 +438,9 @@ class Recorder:
         except (AttributeError, KeyError, TypeError):  # TypeError: no len()
             return None
         present = list(compress(range(len(new_blocks)), map(is_not, new_blocks, repeat(None))))
-        entries = [new_blocks[i] for i in present]  # a few a step: a new block every block_size tokens
+        # a few a step (a new block every block_size tokens), copied: vLLM's model runner extends the lists of a
+        # resumed request's entry later, and the records are pickled on the sender's thread, after the call
+        entries = [new_blocks[i] for i in present]
         if not _ENTRY_TYPES.issuperset(map(type, entries)):
             return None
         appended = list(map(sub, totals, sent))
@@ -418,8 +453,10 @@ class Recorder:
             tokens = (list(chain.from_iterable(map(getitem, token_lists, map(slice, sent, totals)))), appended)
         hashes = (positions, [hash_lists[i][done[i]:hashed[i]] for i in positions])
         resumed = list(compress(range(count), map(resumed_ids.__contains__, req_ids))) if resumed_ids else []
-        blocks = (present, entries)
-        sent_tokens.update(zip(req_ids, totals))
-        for i in positions:
-            sent_hashes[req_ids[i]] = hashed[i]
+        blocks = (present, list(map(_copied_entry, entries)))
+        if positions:
+            done = list(done)
+            for i in positions:
+                sent_hashes[req_ids[i]] = done[i] = hashed[i]
+        self._steady = (req_ids, requests, token_lists, hash_lists, totals, done)
         return _packed(req_ids), statuses, computed, tokens, hashes, resumed, blocks

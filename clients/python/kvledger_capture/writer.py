@@ -1,9 +1,9 @@
 """The capture's writer: call records in, two JSON Lines files out, off the scheduler's thread.
 
 :class:`ProcessWriter` (what the connector uses) translates and writes in a child process, so that work never
-holds vLLM's GIL: in vLLM's process the scheduler's thread pickles each step's records (already copied,
-:mod:`kvledger_capture.records`) down a pipe in one frame. :class:`CaptureWriter` does the same in a thread of
-the calling process (the child runs one; the tests use it directly).
+holds vLLM's GIL: in vLLM's process the scheduler's thread queues each call's record (already copied,
+:mod:`kvledger_capture.records`) and a sender thread pickles several steps' records down a pipe in one frame. :class:`CaptureWriter` does the
+same in a thread of the calling process (the child runs one; the tests use it directly).
 
 A record the translator cannot take, or a write the disk refuses, stops the capture: it is logged once at
 ERROR through vLLM's logger (the seq of vLLM's log it stopped after, the scheduler step and the reason), and
@@ -23,7 +23,6 @@ import json
 import os
 import pickle
 import queue
-import select
 import struct
 import subprocess
 import sys
@@ -140,7 +139,7 @@ class CaptureWriter:
             if self._segment_bytes and not self._roll(i, lines[self._written[i]]):
                 return
             f = self._events if i else self._commands
-            text = "".join(json.dumps(line) + "\n" for line in lines[self._written[i]:end])
+            text = _json_lines(lines[self._written[i]:end])
             start = f.tell()
             try:
                 f.write(text)
@@ -202,18 +201,17 @@ class ProcessWriter:
     here, the translation and the files there. ``error`` is the first failure the child reported (None while
     the capture is whole); each is logged here once, at ERROR, through vLLM's logger.
 
-    No thread of vLLM's process takes the GIL for it while the writer process keeps up: the scheduler's thread
-    appends a step's records to a list and, once the step's metadata is built (:meth:`kick`), pickles them
-    in one frame; every :attr:`WRITE_BYTES` of frames it writes to the pipe without blocking (a pipe of
-    :attr:`PIPE_BYTES`). What does not fit
-    waits for the sender thread, which writes it with blocking writes (the GIL released) as the pipe drains;
-    the sender also sends records no step followed for :attr:`IDLE_SECONDS` (vLLM idle), and everything at
-    :meth:`close`."""
+    The scheduler's thread only appends each call's record (plain data it copied at the call, referring to no
+    list vLLM changes afterwards: :mod:`kvledger_capture.records`) to a queue. The sender thread pickles them
+    and writes them to the pipe, blocking (the GIL released) while the writer process is behind: every
+    :attr:`STEPS_PER_SEND` steps (:meth:`kick`) in one frame, at the latest every :attr:`IDLE_SECONDS` (vLLM
+    idle, or slow steps), and at :meth:`close`. So the scheduler's thread neither pickles nor writes, and the
+    sender takes the GIL once for several steps."""
 
-    #: Seconds the sender waits before it sends records no step has sent (vLLM idle).
+    #: Seconds the sender waits at most before it sends what is queued (vLLM idle, or slow steps).
     IDLE_SECONDS = 0.05
-    #: Bytes of frames written to the pipe together (a few steps of 256 running requests).
-    WRITE_BYTES = 1 << 16
+    #: Steps whose records go to the writer process in one frame (a few tens of KB at 256 running requests).
+    STEPS_PER_SEND = 8
     #: The pipe's buffer asked for (Linux; unprivileged processes may have up to /proc/sys/fs/pipe-max-size).
     PIPE_BYTES = 1 << 20
 
@@ -221,12 +219,8 @@ class ProcessWriter:
         os.makedirs(folder, exist_ok=True)  # a folder vLLM cannot write stops vLLM's start, as before
         self.folder = folder
         self.error = None
-        self._records = collections.deque()  # appended on the scheduler's thread, taken under _lock
-        self._backlog = collections.deque()  # frames (or their unwritten ends) for the sender, oldest first
-        self._sending = False                # the sender is writing a frame of the backlog
-        self._unsent = []                    # frames pickled, to be written together (fewer writes, wake-ups)
-        self._unsent_bytes = 0
-        self._lock = threading.Lock()        # frames go into the pipe in order: one writer at a time
+        self._records = collections.deque()  # appended on the scheduler's thread, taken by the sender
+        self._writing = 0                    # bytes of the frame the sender is writing (the pipe may be full)
         self._wake = threading.Event()
         self._kicks = 0
         self._closing = False
@@ -241,11 +235,6 @@ class ProcessWriter:
         except (AttributeError, OSError):  # not Linux, or above the system's limit: the default pipe
             pass
         _write_all(self._pipe, _frame((folder, config, producer, segment_bytes)))
-        try:  # the sender's own, blocking, open of the pipe (O_NONBLOCK belongs to an open, not to the pipe)
-            self._sender_pipe = os.open("/proc/self/fd/%d" % self._pipe, os.O_WRONLY | os.O_CLOEXEC)
-        except OSError:
-            self._sender_pipe = None     # it waits for room with select() instead
-        os.set_blocking(self._pipe, False)
         self._reader = threading.Thread(target=self._read, name="kvledger-capture-reports", daemon=True)
         self._reader.start()
         self._thread = threading.Thread(target=self._run, name="kvledger-capture", daemon=True)
@@ -259,96 +248,55 @@ class ProcessWriter:
         self._records.append(("fail", reason))
 
     def kick(self):
-        """The step's metadata is built: the step's records go to the writer process, in one frame."""
+        """A step's metadata is built: every :attr:`STEPS_PER_SEND` steps the sender sends the records."""
         self._kicks += 1
-        if self._records:
-            with self._lock:
-                self._send_records()
+        if self._kicks % self.STEPS_PER_SEND == 0 and self._records:
+            self._wake.set()
 
     def queued_bytes(self):
-        """Bytes of frames waiting for the sender (the writer process is behind)."""
-        return sum(len(chunk) for chunk in list(self._backlog)) + (1 if self._sending else 0) + self._unsent_bytes
+        """Nonzero while records wait for the writer process: the bytes of the frame the sender is writing, and
+        one for each record it has not pickled yet."""
+        return self._writing + len(self._records)
 
-    def _send_records(self, now=False):
-        """Under ``_lock``: the records put so far, pickled in one frame; the frames go into the pipe once they
-        hold :attr:`WRITE_BYTES` (or ``now``), in one write that never waits, else after the sender's backlog."""
+    def _send_records(self):
+        """On the sender's thread: the records put so far, pickled in one frame and written to the pipe."""
         records = []
+        take = self._records.popleft
         try:
             while True:
-                records.append(self._records.popleft())
+                records.append(take())
         except IndexError:
             pass
-        if self.error is not None:
-            self._unsent.clear()
+        if not records or self.error is not None:
             return
-        if records:
-            try:
-                frame = _frame(records)
-            except Exception as e:  # a record that does not pickle: the child stops, logging it
-                calls = ", ".join(sorted({r.get("call", "?") for r in records if isinstance(r, dict)}))
-                frame = _frame([("fail", "cannot hand %s over to the writer process: %s: %s"
-                                 % (calls or "a call", type(e).__name__, e))])
-            self._unsent.append(frame)
-            self._unsent_bytes += len(frame)
-        if not self._unsent:
-            return
-        if self._backlog or self._sending:
-            self._backlog.extend(self._unsent)
-        elif self._unsent_bytes >= self.WRITE_BYTES or now:
-            data = self._unsent[0] if len(self._unsent) == 1 else b"".join(self._unsent)
-            try:
-                written = os.write(self._pipe, data)
-            except BlockingIOError:
-                written = 0
-            except OSError as e:
-                self._gone(e)
-                return
-            if written < len(data):
-                self._backlog.append(memoryview(data)[written:])
-                self._wake.set()
-        else:
-            return
-        self._unsent.clear()
-        self._unsent_bytes = 0
+        try:
+            frame = _frame(records)
+        except Exception as e:  # a record that does not pickle: the child stops, logging it
+            calls = ", ".join(sorted({r.get("call", "?") for r in records if isinstance(r, dict)}))
+            frame = _frame([("fail", "cannot hand %s over to the writer process: %s: %s"
+                             % (calls or "a call", type(e).__name__, e))])
+        self._writing = len(frame)
+        try:
+            _write_all(self._pipe, frame)
+        except OSError as e:
+            self._gone(e)
+        finally:
+            self._writing = 0
 
     def _gone(self, e):
-        self._backlog.clear()
+        self._records.clear()
         self._report("kvledger capture stopped: its writer process is gone (%s); %s keeps what it wrote (whole "
                      "records only, readable)" % (e, self.folder))
 
     def _run(self):
-        kicks = -1
         while True:
             self._wake.wait(self.IDLE_SECONDS)
             self._wake.clear()
-            with self._lock:
-                closing = self._closing
-                if (self._records or self._unsent) and (closing or self._kicks == kicks):  # no step since: idle
-                    self._send_records(now=True)
-                kicks = self._kicks
-            while True:  # the backlog, all of it at once (one GIL hand-over for many frames), written outside the
-                with self._lock:  # lock: the scheduler's thread never waits
-                    if not self._backlog or self.error is not None:
-                        self._backlog.clear()
-                        self._sending = False
-                        break
-                    chunks = list(self._backlog)
-                    self._backlog.clear()
-                    self._sending = True
-                chunk = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-                try:
-                    if self._sender_pipe is not None:
-                        _write_all(self._sender_pipe, chunk)
-                    else:
-                        _write_waiting(self._pipe, chunk)
-                except OSError as e:
-                    with self._lock:
-                        self._gone(e)
+            closing = self._closing
+            self._send_records()
             if closing:
                 break
         try:
-            if self._sender_pipe is not None:
-                os.close(self._sender_pipe)
             self._child.stdin.close()  # the writer process reads to its end, writes and closes the files
         except OSError:
             pass
@@ -371,11 +319,43 @@ class ProcessWriter:
     def close(self):
         """Sends what is queued, lets the child write it and close the files, and waits for it. Idempotent."""
         if self._thread.is_alive():
-            with self._lock:
-                self._closing = True
+            self._closing = True
             self._wake.set()
             self._thread.join()
         self._reader.join()
+
+
+def _plain_encoder():
+    """``json.dumps``'s own C encoder with ``json.dumps``'s defaults, made once rather than once a line (the
+    writer's largest cost after the translation); ``check_circular`` off, which changes no output for the
+    translator's lines (plain dicts, lists, strings and numbers, no cycle). None without the C accelerator."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    d = json.encoder.JSONEncoder()
+    try:
+        encoder = make(None, d.default, json.encoder.encode_basestring_ascii, d.indent, d.key_separator,
+                       d.item_separator, d.sort_keys, d.skipkeys, d.allow_nan)
+        sample = {"seq": 1, "a": [1, None, "\u00e9\"x", 2.5, True], "b": {"c": []}}
+        if "".join(encoder(sample, 0)) != json.dumps(sample):
+            return None
+    except (TypeError, ValueError):  # another Python's C encoder takes other arguments
+        return None
+    return encoder
+
+
+_ENCODER = _plain_encoder()
+
+
+def _json_lines(lines):
+    """The lines as JSON Lines, each exactly as ``json.dumps`` writes it."""
+    if _ENCODER is None:
+        return "".join(json.dumps(line) + "\n" for line in lines)
+    chunks = []
+    for line in lines:
+        chunks.extend(_ENCODER(line, 0))
+        chunks.append("\n")
+    return "".join(chunks)
 
 
 def _frame(obj):
@@ -387,16 +367,6 @@ def _write_all(fd, data):
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-
-
-def _write_waiting(fd, data):
-    """All of ``data`` to a non-blocking ``fd``, waiting for room (the GIL released)."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view):]
-        except BlockingIOError:
-            select.select([], [fd], [])
 
 
 def _child_main():

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from kvledger_capture.connector import KvLedgerCaptureConnector
 from kvledger_capture.records import Expander, Recorder
-from kvledger_capture.writer import ProcessWriter
+from kvledger_capture.writer import ProcessWriter, _json_lines
 
 from .vllm_api import KVConnectorRole
 from .vllm_standins import StandInBlocks, StandInRequest, kv_cache_config, vllm_config
@@ -48,9 +48,10 @@ class _Request:
         return len(self._all_token_ids)
 
 
-def _workload(seed, columns):
+def _workload(seed, columns, steady=False):
     """The records of a seeded run of the scheduler-side calls, expanded as the writer process expands them;
-    ``columns`` False copies the running requests one by one."""
+    ``columns`` False copies the running requests one by one; ``steady``: the same requests in the same order
+    for four steps out of five (arrivals and finishes only every fifth step), as a decoding batch runs."""
     rng = random.Random(seed)
     recorder = Recorder()
     if not columns:
@@ -59,14 +60,16 @@ def _workload(seed, columns):
     enum_status = seed % 3 != 0  # else a status that is no enum, as the stand-ins have
     live, out = {}, []
     for step in range(40):
-        for _ in range(rng.randint(0, 3)):  # arrivals
+        changes = not steady or step % 5 == 0
+        for _ in range(rng.randint(0, 3) if changes else 0):  # arrivals
             rid = "r%d-%d" % (step, len(live))
             status = RequestStatus.WAITING if enum_status else SimpleNamespace(name="WAITING")
             request = live[rid] = _Request(rid, [rng.randint(1, 99) for _ in range(rng.randint(1, 12))], status)
             recorder.added(request)
             out.append(expander.expand(recorder.matched(request, 0, (0, False))))
         running = list(live.values())
-        rng.shuffle(running)
+        if not steady:
+            rng.shuffle(running)
         for request in running:
             request.status = RequestStatus.RUNNING if enum_status else SimpleNamespace(name="RUNNING")
             if rng.random() < 0.1 and enum_status:
@@ -76,11 +79,11 @@ def _workload(seed, columns):
             while len(request.block_hashes) < request.num_tokens // 4:
                 request.block_hashes.append(bytes([rng.randint(0, 255)]) * 8)
             request.num_computed_tokens = max(0, request.num_tokens - rng.choice([0, 1, 1, 3]))
-        new = running[:rng.randint(0, min(2, len(running)))]
+        new = running[:rng.randint(0, min(2, len(running)))] if not steady else []
         cached = running[len(new):]
         entries = [rng.choice([None, None, ([rng.randint(1, 500)],), ([], [rng.randint(1, 500)]), ([],), ()])
                    for _ in cached]
-        finished = set(rng.sample(sorted(live), min(len(live), rng.randint(0, 2))))
+        finished = set(rng.sample(sorted(live), min(len(live), rng.randint(0, 2) if changes else 0)))
         output = SimpleNamespace(
             scheduled_new_reqs=[SimpleNamespace(req_id=r.request_id, prompt_token_ids=r.prompt_token_ids,
                                                 block_ids=([rng.randint(1, 500)],)) for r in new],
@@ -102,6 +105,11 @@ class RunningColumnsTest(unittest.TestCase):
         for seed in range(60):
             with self.subTest(seed=seed):
                 self.assertEqual(_workload(seed, columns=False), _workload(seed, columns=True))
+
+    def test_a_steady_batch_reuses_the_last_steps_columns_and_gives_the_same_records(self):
+        for seed in range(60):
+            with self.subTest(seed=seed):
+                self.assertEqual(_workload(seed, columns=False, steady=True), _workload(seed, columns=True, steady=True))
 
     def test_the_columns_are_what_a_decoding_step_takes(self):
         recorder = Recorder()
@@ -170,18 +178,30 @@ class HandOverTest(unittest.TestCase):
                 self.assertEqual([[5], [6]], [c["blockIds"] for c in allocated])
 
 
+class JsonLinesTest(unittest.TestCase):
+
+    def test_each_line_is_written_exactly_as_json_dumps_writes_it(self):
+        rng = random.Random(5)
+        alphabet = ["a", "\u00e9", "\u4e2d", "\U0001f600", "\"", "\\", "\n", "\x00", "/", " "]
+        lines = []
+        for seq in range(500):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+            lines.append({"seq": seq, "type": text, "keys": [text, None, True, False], "n": rng.randint(-2 ** 70, 2 ** 70),
+                          "x": rng.uniform(-1e300, 1e300), "nested": {text: [[1, 2], {"k": 0.1}]}, "": []})
+        self.assertEqual("".join(json.dumps(line) + "\n" for line in lines), _json_lines(lines))
+
+
 class ProcessWriterPipeTest(unittest.TestCase):
 
     def test_a_stopped_writer_process_never_blocks_the_scheduler_and_gets_every_record_in_order(self):
         with tempfile.TemporaryDirectory() as tmp:
             writer = ProcessWriter(tmp, {"gpuBlockSize": 4})
-            prompt = list(range(4000))  # about 12 KB a frame: the 1 MB pipe is full after about 90
             os.kill(writer._child.pid, signal.SIGSTOP)
             try:
                 def steps():
-                    for i in range(200):
+                    for i in range(200):  # about 12 KB a record: the 1 MB pipe is full after about 90
                         writer.put({"call": "get_num_new_matched_tokens", "num_computed_tokens": 0, "result": [0, False],
-                                    "request": {"request_id": "r%d" % i, "prompt_token_ids": prompt}})
+                                    "request": {"request_id": "r%d" % i, "prompt_token_ids": list(range(4000))}})
                         writer.kick()
                 scheduler = threading.Thread(target=steps)
                 scheduler.start()
@@ -194,6 +214,29 @@ class ProcessWriterPipeTest(unittest.TestCase):
             self.assertIsNone(writer.error)
             commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()[1:]]
             self.assertEqual(["r%d" % i for i in range(200)],
+                             [c["requestId"] for c in commands if c["cmd"] == "RegisterRequest"])
+
+    def test_the_scheduler_thread_never_pickles_a_record(self):
+        pickled_on = []
+
+        class Record:  # pickles as a plain record, remembering which thread pickled it
+            def __init__(self, i):
+                self.i = i
+
+            def __reduce__(self):
+                pickled_on.append(threading.current_thread())
+                return dict, ({"call": "get_num_new_matched_tokens", "num_computed_tokens": 0, "result": [0, False],
+                               "request": {"request_id": "r%d" % self.i, "prompt_token_ids": [1, 2]}},)
+        with tempfile.TemporaryDirectory() as tmp:
+            writer = ProcessWriter(tmp, {"gpuBlockSize": 4})
+            for i in range(3 * ProcessWriter.STEPS_PER_SEND + 1):
+                writer.put(Record(i))
+                writer.kick()
+            writer.close()
+            self.assertEqual(3 * ProcessWriter.STEPS_PER_SEND + 1, len(pickled_on))
+            self.assertNotIn(threading.current_thread(), pickled_on)
+            commands = [json.loads(line) for line in (Path(tmp) / "commands.jsonl").read_text().splitlines()[1:]]
+            self.assertEqual(["r%d" % i for i in range(3 * ProcessWriter.STEPS_PER_SEND + 1)],
                              [c["requestId"] for c in commands if c["cmd"] == "RegisterRequest"])
 
     def test_records_no_step_followed_are_written_while_vllm_is_idle(self):
