@@ -41,7 +41,7 @@ final class ByteLines {
 
     ByteLines(RecentStrings strings) {
         this.cursor = new ByteCursor(strings);
-        this.fields = new StreamedFields(strings);
+        this.fields = new StreamedFields();
     }
 
     /** Reads the lines of a log whose {@code EngineConfigured} gives {@code configured} ({@code null}: none). */

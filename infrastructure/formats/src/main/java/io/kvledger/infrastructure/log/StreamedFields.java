@@ -1,22 +1,14 @@
 package io.kvledger.infrastructure.log;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import io.kvledger.domain.UnicodeText;
 import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.group.PerGroup;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * The required fields of one line of a known type, read from the parser's tokens and checked as they
- * are read, against the same {@link EventSchema} the tree path uses. {@link #read} says {@code false} at
- * the first value that is not exactly what the schema asks for (wrong token, an integer past its range,
- * a string that is not well-formed Unicode, a name not among the allowed): the caller then hands the line
- * to the tree path, which says why. In a grouped log the per-group fields are read in their groups' shapes
- * (contract 7.2). Reused from line to line.
+ * The fields of one line of a known type, by their position in the type's {@link EventSchema} fields: what the
+ * fast readers put there ({@link ByteLines} from the line's bytes, {@link TokenFieldReader} from Jackson's tokens,
+ * each checking a value before it puts it) and what the event's decoder reads back ({@link LineFields}). A line
+ * one of them cannot read exactly goes to the tree path, which says why. Reused from line to line.
  */
 final class StreamedFields implements LineFields {
 
@@ -53,17 +45,6 @@ final class StreamedFields implements LineFields {
     private final Object[] values = new Object[MAX_FIELDS];
     private final boolean[] nulls = new boolean[MAX_FIELDS];
     private int seen;
-    private int[] intScratch = new int[64];
-    private final RecentStrings strings;
-
-    StreamedFields() {
-        this(new RecentStrings());
-    }
-
-    /** Fields whose ids and keys go through {@code strings}, a table another reader of the same log may share. */
-    StreamedFields(RecentStrings strings) {
-        this.strings = strings;
-    }
 
     /** Reads the lines of a log with these groups ({@code null}: none) from now on. */
     void configure(List<KvCacheGroup> configured) {
@@ -115,21 +96,21 @@ final class StreamedFields implements LineFields {
         return (seen & required) == required;
     }
 
-    /** Field {@code index} is the number {@code value} (an integer, or 0 and 1 for a boolean): for the byte decoder. */
+    /** Field {@code index} is the number {@code value} (an integer, or 0 and 1 for a boolean). */
     void putNumber(int index, long value) {
         numbers[index] = value;
         nulls[index] = false;
         seen |= 1 << index;
     }
 
-    /** Field {@code index} is {@code value} (a string, a list, a {@link PerGroup}): for the byte decoder. */
+    /** Field {@code index} is {@code value} (a string, a list, a {@link PerGroup}). */
     void putValue(int index, Object value) {
         values[index] = value;
         nulls[index] = false;
         seen |= 1 << index;
     }
 
-    /** Field {@code index} is JSON {@code null} (a nullable int): for the byte decoder. */
+    /** Field {@code index} is JSON {@code null} (a nullable int). */
     void putNull(int index) {
         nulls[index] = true;
         seen |= 1 << index;
@@ -138,76 +119,6 @@ final class StreamedFields implements LineFields {
     /** The first {@code n} ints as the immutable list this reader makes of an int array. */
     static List<Integer> intList(int[] ints, int n) {
         return boxed(ints, n);
-    }
-
-    /** Reads the value the parser is on into field {@code index}; {@code false} when it is not of the field's shape. */
-    boolean read(int index, JsonParser parser, JsonToken token) throws IOException {
-        EventSchema.Field field = fields.get(index);
-        nulls[index] = false;
-        boolean ok = groups != null && shapes.perGroup()[index] ? token == JsonToken.START_ARRAY && readPerGroup(index, parser)
-                : switch (field.kind()) {
-            case INT -> isInt(parser, token) && set(index, parser.getIntValue());
-            case LONG -> isLong(parser, token) && set(index, parser.getLongValue());
-            case NULLABLE_INT -> token == JsonToken.VALUE_NULL ? (nulls[index] = true)
-                    : isInt(parser, token) && set(index, parser.getIntValue());
-            case COUNT -> isInt(parser, token) && parser.getIntValue() >= 0 && set(index, parser.getIntValue());
-            case BOOLEAN -> (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE)
-                    && set(index, token == JsonToken.VALUE_TRUE ? 1 : 0);
-            case STRING -> token == JsonToken.VALUE_STRING && setCanonical(index, strings.of(parser));
-            case ID -> token == JsonToken.VALUE_STRING && parser.getTextLength() > 0 && setCanonical(index, strings.of(parser));
-            case ENUM -> token == JsonToken.VALUE_STRING && field.allowed().contains(parser.getText())
-                    && setText(index, parser.getText());
-            case INT_ARRAY -> token == JsonToken.START_ARRAY && readInts(index, parser);
-            case LONG_ARRAY -> token == JsonToken.START_ARRAY && readLongs(index, parser);
-            case STRING_ARRAY -> token == JsonToken.START_ARRAY && readStrings(index, parser);
-        };
-        if (ok) {
-            seen |= 1 << index;
-        }
-        return ok;
-    }
-
-    private static boolean isInt(JsonParser parser, JsonToken token) throws IOException {
-        return token == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT;
-    }
-
-    private static boolean isLong(JsonParser parser, JsonToken token) throws IOException {
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            return false;
-        }
-        JsonParser.NumberType type = parser.getNumberType();
-        return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG;
-    }
-
-    private boolean set(int index, long value) {
-        numbers[index] = value;
-        return true;
-    }
-
-    private boolean setText(int index, String text) {
-        values[index] = text;
-        return UnicodeText.isWellFormed(text);
-    }
-
-    /** A string read through {@link RecentStrings}: {@code null} when it was not well-formed. */
-    private boolean setCanonical(int index, String text) {
-        values[index] = text;
-        return text != null;
-    }
-
-    private boolean readInts(int index, JsonParser parser) throws IOException {
-        int n = 0;
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (!isInt(parser, token)) {
-                return false;
-            }
-            if (n == intScratch.length) {
-                intScratch = Arrays.copyOf(intScratch, n * 2);
-            }
-            intScratch[n++] = parser.getIntValue();
-        }
-        values[index] = boxed(intScratch, n);
-        return true;
     }
 
     /**
@@ -232,84 +143,24 @@ final class StreamedFields implements LineFields {
         }
     }
 
-    /**
-     * A per-group field of a grouped log, on its {@code [}: with one group the flat list, with {@code G} >= 2
-     * exactly {@code G} lists; {@code null} entries only in a sliding group's list of the field that may
-     * hold them. Read as {@link GroupedShapes} checks it and {@link TreeFields} reads it.
-     */
-    private boolean readPerGroup(int index, JsonParser parser) throws IOException {
-        FieldKind kind = fields.get(index).kind();
-        boolean mayHoldNull = shapes.mayHoldNull() == index;
-        if (groups.size() == 1) {
-            List<Object> list = elements(kind, parser, mayHoldNull && groups.get(0).isSliding());
-            values[index] = list == null ? null : PerGroup.single(list);
-            return list != null;
-        }
-        List<List<Object>> lists = new ArrayList<>(groups.size());
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (token != JsonToken.START_ARRAY || lists.size() == groups.size()) {
-                return false;
-            }
-            List<Object> list = elements(kind, parser, mayHoldNull && groups.get(lists.size()).isSliding());
-            if (list == null) {
-                return false;
-            }
-            lists.add(list);
-        }
-        if (lists.size() != groups.size()) {
-            return false;
-        }
-        values[index] = PerGroup.of(lists);
-        return true;
+    /** The schema's field at {@code index} of the line's type. */
+    EventSchema.Field field(int index) {
+        return fields.get(index);
     }
 
-    /** One group's list, after its {@code [}: integers (or {@code null} where allowed) or well-formed strings; {@code null} otherwise. */
-    private List<Object> elements(FieldKind kind, JsonParser parser, boolean nullAllowed) throws IOException {
-        List<Object> list = new ArrayList<>();
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (kind == FieldKind.STRING_ARRAY) {
-                String text = token == JsonToken.VALUE_STRING ? strings.of(parser) : null;
-                if (text == null) {
-                    return null;
-                }
-                list.add(text);
-            } else if (token == JsonToken.VALUE_NULL && nullAllowed) {
-                list.add(null);
-            } else if (kind == FieldKind.INT_ARRAY && isInt(parser, token)) {
-                list.add(parser.getIntValue());
-            } else {
-                return null;
-            }
-        }
-        return list;
+    /** Whether field {@code index} is read per group: a per-group field (contract 7.2) of a grouped log. */
+    boolean isPerGroup(int index) {
+        return groups != null && shapes.perGroup()[index];
     }
 
-    private boolean readLongs(int index, JsonParser parser) throws IOException {
-        List<Long> list = new ArrayList<>();
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (!isLong(parser, token)) {
-                return false;
-            }
-            list.add(parser.getLongValue());
-        }
-        values[index] = list;
-        return true;
+    /** Whether field {@code index} is the one whose sliding-window lists may hold the null block. */
+    boolean mayHoldNull(int index) {
+        return shapes.mayHoldNull() == index;
     }
 
-    private boolean readStrings(int index, JsonParser parser) throws IOException {
-        List<String> list = new ArrayList<>();
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (token != JsonToken.VALUE_STRING) {
-                return false;
-            }
-            String text = strings.of(parser);
-            if (text == null) {
-                return false;
-            }
-            list.add(text);
-        }
-        values[index] = list;
-        return true;
+    /** The log's groups ({@code null}: none). */
+    List<KvCacheGroup> groups() {
+        return groups;
     }
 
     private int at(String field) {

@@ -77,7 +77,8 @@ final class StreamedLines {
     /** The layouts by the length of their type's name: a name read is compared with those of its length only. */
     private static final Layout[][] BY_LENGTH = byLength(LAYOUTS);
 
-    private final StreamedFields fields;
+    private final StreamedFields fields = new StreamedFields();
+    private final TokenFieldReader reader;
     /** The layout of the line before: most lines are of the type of some line shortly before. */
     private Layout recent = LAYOUTS[0];
     private final LineFeed feed = new LineFeed();
@@ -90,7 +91,7 @@ final class StreamedLines {
 
     /** A reader whose ids and keys go through {@code strings}, shared with the byte decoder of the same log. */
     StreamedLines(RecentStrings strings) {
-        this.fields = new StreamedFields(strings);
+        this.reader = new TokenFieldReader(fields, strings);
     }
 
     /**
@@ -202,7 +203,7 @@ final class StreamedLines {
                 }
                 index = fields.indexOf(parser.currentName());
             }
-            if (index < 0 || fields.seen(index) || !fields.read(index, parser, parser.nextToken())) {
+            if (index < 0 || fields.seen(index) || !reader.read(index, parser, parser.nextToken())) {
                 return null;
             }
             expected = index + 1;
