@@ -98,7 +98,7 @@ public final class LogFold {
         pending = null;
         EngineState before = state;
         EngineEvent event = prepared.event();
-        if (event == null || (before != null && prepared.logEvent() instanceof EngineConfigured)) {
+        if (!folds(prepared)) {
             return prepared.folded(before);
         }
         // What a failed store leaves to forget is known only before the fold ends its job.
@@ -110,6 +110,14 @@ public final class LogFold {
         state = EngineFold.evolve(before, event);
         forgetKeysTheTierDropped(event, failedStoreKeys);
         return prepared.folded(state);
+    }
+
+    /**
+     * Whether {@link #complete} folds this prepared step's event: not an unknown type, not a second
+     * {@code EngineConfigured} (the configuration is the first event only).
+     */
+    public static boolean folds(FoldStep prepared) {
+        return prepared.event() != null && !(prepared.before() != null && prepared.logEvent() instanceof EngineConfigured);
     }
 
     /**
