@@ -66,7 +66,7 @@ public final class Auditor {
         this.reported = java.util.Objects.requireNonNull(reported, "reported");
         // Only the log's fold folds: the decider reads the state before each command and changes nothing.
         fold = new LogFold(base);
-        derivation = new CommandDerivation(listener);
+        derivation = new CommandDerivation(base, listener);
         rules = new AuditRule[] {new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(),
             new CompletionRules(), new TierRule(), derivation};
     }
@@ -82,11 +82,12 @@ public final class Auditor {
             return List.of();
         }
         Findings findings = new Findings(seq);
-        EngineState repaired = fold.state() == null ? null : derivation.beforeFold(event, findings);
+        EngineState repaired = fold.state() == null ? null : derivation.beforeFold(event, findings, fold.state());
         if (repaired != null) {
             fold.continueFrom(repaired);
         }
         FoldStep pending = fold.prepare(seq, event);
+        derivation.prepared(pending);
         if (pending.before() != null) {
             for (AuditRule rule : rules) {
                 rule.check(pending, window, findings);
@@ -94,6 +95,7 @@ public final class Auditor {
         }
         window.before(pending);
         FoldStep step = fold.complete(pending);
+        derivation.completed(pending);
         if (pending.before() != null) {
             for (AuditRule rule : rules) {
                 rule.checkFolded(step, window, findings);

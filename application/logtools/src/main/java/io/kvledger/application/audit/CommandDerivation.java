@@ -3,6 +3,7 @@ package io.kvledger.application.audit;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.replay.CommandWindow;
 import io.kvledger.application.replay.FoldStep;
+import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.EngineFold;
 import io.kvledger.domain.command.EngineCommand;
 import io.kvledger.domain.decision.Decider;
@@ -20,6 +21,7 @@ import io.kvledger.domain.state.EngineState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The rule that makes the audit complete: each command is rebuilt from its own event, put to the domain's
@@ -35,31 +37,48 @@ import java.util.function.Consumer;
  * against chunks the producer knew were ready. Offered chunks a store left out are remembered, and a later
  * store of them is judged from the producer's cursor ({@link HeldBackChunks}): one policy difference is not
  * reported again as a safety one.
+ *
+ * <p>The command is decided from the state before its own event, read before that event is folded; a refusal's
+ * case is read there too. Everything else a judgement reads of an older state (the states before the command's
+ * events, for the case of a difference; the state the omission repair goes on from; {@code --explain}'s state
+ * before the command) is rebuilt by the {@link Lookback} only when a judgement needs it.
  */
 final class CommandDerivation implements AuditRule {
 
     private final Consumer<CommandJudgement> listener;
+    private final Lookback lookback;
     private final List<LoggedEvent> logged = new ArrayList<>();
     private final HeldBackChunks heldBack = new HeldBackChunks();
     private LoggedEvent heldFlush;
-    private EngineState before;
-    /** The state before the event being checked, from {@link #check} to {@link #checkFolded}. */
-    private EngineState stateBeforeStep;
+    /** The position of the event being folded, from {@link #prepared} to {@link #checkFolded}. */
+    private long stepPosition;
+    /** Whether the fold had a state before the event being folded. */
+    private boolean stepHadState;
+    /** Whether {@link #prepared} opened the command of the event being folded. */
+    private boolean openedAtPrepare;
+    /** The position of the current command's own event, and whether the fold had a state before it. */
+    private long openPosition;
+    private boolean hadState;
     private EngineCommand command;
     private Decision decision;
+    /** A refused command's case, read from the state before it. */
+    private Differences.Found refusal;
     private String tokenMismatch;
     private boolean configured;
 
-    CommandDerivation(Consumer<CommandJudgement> listener) {
+    /** A derivation of a log that begins after {@code base} ({@code null}: from its first event). */
+    CommandDerivation(EngineState base, Consumer<CommandJudgement> listener) {
         this.listener = listener;
+        this.lookback = new Lookback(base);
     }
 
     /**
      * Called before {@code logEvent} is folded: when it starts a command, the current one is judged.
      *
+     * @param current the log's fold's state now, before {@code logEvent}
      * @return the state the fold goes on from, or {@code null} to keep the log's
      */
-    EngineState beforeFold(EngineEvent logEvent, Findings findings) {
+    EngineState beforeFold(EngineEvent logEvent, Findings findings, EngineState current) {
         if (logEvent == null || logEvent instanceof FlushRequired) {
             return null;
         }
@@ -71,7 +90,16 @@ final class CommandDerivation implements AuditRule {
             logged.add(heldFlush); // an answer of the current command, not an allocation's flush
             heldFlush = null;
         }
-        return opens ? close(findings) : null;
+        if (!opens) {
+            return null;
+        }
+        EngineState goOnFrom = close(findings);
+        if (goOnFrom != null) {
+            lookback.restart(goOnFrom);
+        } else if (heldFlush == null) {
+            lookback.moveUpIfDue(current); // no line of the next command is folded yet
+        }
+        return goOnFrom;
     }
 
     /** Whether the current command's derived events have this very flush next (a reset's or a preemption's). */
@@ -83,25 +111,39 @@ final class CommandDerivation implements AuditRule {
     }
 
     /**
-     * Before the fold, only keeps the state before the event: a command is decided and judged once its own
-     * event is folded and the other rules have spoken ({@link #checkFolded}).
+     * Called for every event before it is folded ({@code step} prepared, its {@code before} the current state): a
+     * command is decided here, from the state before its own event, and a refusal's case read.
      */
+    void prepared(FoldStep step) {
+        stepPosition = lookback.position();
+        stepHadState = step.before() != null;
+        EngineEvent event = step.event();
+        openedAtPrepare = stepHadState && event != null && !(event instanceof EngineConfigured)
+                && !(event instanceof FlushRequired) && CommandWindow.opensCommand(event);
+        if (openedAtPrepare) {
+            open(event, step.before(), stepPosition);
+        }
+    }
+
+    /** Called once {@code prepared} is folded: the look back keeps the event the fold folded. */
+    void completed(FoldStep prepared) {
+        if (LogFold.folds(prepared)) {
+            lookback.folded(prepared.event());
+        }
+    }
+
+    /** Nothing before the fold but what {@link #prepared} read. */
     @Override
     public void check(FoldStep step, CommandWindow window, Findings findings) {
-        stateBeforeStep = step.before();
     }
 
     /**
      * Takes the folded event into the current command, after the other rules (whether one already reported it
-     * is kept with it). Keeps and reads the state before the event after the fold: the decider decides the
-     * command from the state before its own event (reading it only), and the command is judged, at its end,
-     * against the states before each of its events. That look back is the one left for a state folded in place
-     * to redesign.
+     * is kept with it): the command is judged at its end, and what that needs of the states before its events
+     * the look back rebuilds then.
      */
     @Override
     public void checkFolded(FoldStep step, CommandWindow window, Findings findings) {
-        EngineState stepBefore = stateBeforeStep;
-        stateBeforeStep = null;
         EngineEvent event = step.event();
         if (event == null) {
             return;
@@ -114,7 +156,7 @@ final class CommandDerivation implements AuditRule {
             configured = true;
             return;
         }
-        LoggedEvent line = new LoggedEvent(step.seq(), event, step.logEvent(), stepBefore, findings.any());
+        LoggedEvent line = new LoggedEvent(step.seq(), event, step.logEvent(), findings.any(), stepPosition, lookback);
         if (event instanceof FlushRequired) {
             if (heldFlush != null) {
                 logged.add(heldFlush);
@@ -123,7 +165,9 @@ final class CommandDerivation implements AuditRule {
             return;
         }
         if (CommandWindow.opensCommand(event)) {
-            open(event, stepBefore);
+            if (!openedAtPrepare) {
+                open(event, null, stepPosition); // no state before it: nothing to decide from
+            }
             if (heldFlush != null) {
                 logged.add(heldFlush);
                 heldFlush = null;
@@ -141,11 +185,16 @@ final class CommandDerivation implements AuditRule {
         close(findings);
     }
 
-    /** Rebuilds the command of its own event and lets the domain decide it on the state before it. */
-    private void open(EngineEvent opener, EngineState stateBefore) {
-        before = stateBefore;
+    /**
+     * Rebuilds the command of its own event and lets the domain decide it on the state before it ({@code null}:
+     * none), read now, before the event is folded; a refusal's case is read from the same state.
+     */
+    private void open(EngineEvent opener, EngineState stateBefore, long position) {
+        openPosition = position;
+        hadState = stateBefore != null;
         command = null;
         decision = null;
+        refusal = null;
         tokenMismatch = null;
         if (opener instanceof CommandRejected) {
             return;
@@ -158,6 +207,9 @@ final class CommandDerivation implements AuditRule {
         }
         if (command != null) {
             decision = Decider.decide(stateBefore, command);
+            if (decision instanceof Decision.Rejected rejected) {
+                refusal = Refusals.classify(stateBefore, command, rejected, opener);
+            }
         }
     }
 
@@ -167,6 +219,7 @@ final class CommandDerivation implements AuditRule {
         logged.clear();
         command = null;
         decision = null;
+        refusal = null;
         tokenMismatch = null;
         return goOnFrom;
     }
@@ -178,10 +231,11 @@ final class CommandDerivation implements AuditRule {
         // Only a listener keeps the command's events past this call; the audit alone reads them in place.
         List<LoggedEvent> events = listener == null ? logged : List.copyOf(logged);
         LoggedEvent openerLine = openerLine(events);
-        if (openerLine == null || before == null) {
-            report(before, null, null, List.of(), events, -1, null);
+        if (openerLine == null || !hadState) {
+            report(stateAt(openerLine == null ? events.get(0) : openerLine), null, null, List.of(), events, -1, null);
             return null;
         }
+        Supplier<EngineState> before = stateAt(openerLine);
         if (tokenMismatch != null) {
             Finding finding = add(findings, openerLine, AuditCode.STATE_MISMATCH, tokenMismatch);
             report(before, null, null, List.of(), events, events.indexOf(openerLine), finding);
@@ -191,8 +245,8 @@ final class CommandDerivation implements AuditRule {
             report(before, command, null, List.of(), events, -1, null);
             return null;
         }
-        if (decision instanceof Decision.Rejected rejected) {
-            Differences.Found found = Refusals.classify(before, command, rejected, openerLine.event());
+        if (decision instanceof Decision.Rejected) {
+            Differences.Found found = refusal;
             LoggedEvent at = found.code() == AuditCode.LOAD_NOT_READY || found.code() == AuditCode.LOAD_MISMATCH
                     ? loadOf(events, openerLine) : openerLine;
             Finding finding = add(findings, at, found.code(), MixedCases.withCase(found.code(), found.reason(), at,
@@ -202,16 +256,16 @@ final class CommandDerivation implements AuditRule {
         }
         Decision.Accepted accepted = (Decision.Accepted) decision;
         Differences.Found found = Differences.first(accepted.events(), events, openerLine.event());
-        EngineState judgedFrom = before;
-        if (found != null && !heldBack.isEmpty() && openerLine.event() instanceof RequestEvent opener) {
+        Supplier<EngineState> judgedFrom = before;
+        if (found != null && openerLine.event() instanceof RequestEvent opener && heldBack.holdsBack(opener.requestId())) {
             // The producer may be storing chunks it held back at an earlier offer: decide again from its cursor.
-            EngineState rewound = heldBack.rewound(before, opener.requestId());
+            EngineState rewound = heldBack.rewound(lookback.at(openPosition), opener.requestId());
             if (rewound != null && Decider.decide(rewound, command) instanceof Decision.Accepted again) {
                 Differences.Found foundAgain = Differences.first(again.events(), events, openerLine.event());
                 if (foundAgain == null || foundAgain.code() == AuditCode.STORE_MISSING) {
                     accepted = again;
                     found = foundAgain;
-                    judgedFrom = rewound;
+                    judgedFrom = () -> rewound;
                 }
             }
         }
@@ -228,7 +282,13 @@ final class CommandDerivation implements AuditRule {
         }
         report(judgedFrom, command, accepted, accepted.events(), events,
                 found == null ? -1 : found.index(), finding);
-        return found != null && found.omissionOnly() ? folded(judgedFrom, accepted.events()) : null;
+        return found != null && found.omissionOnly() ? folded(judgedFrom.get(), accepted.events()) : null;
+    }
+
+    /** The state before {@code line}, rebuilt by the look back when asked for (a copy of its own each time). */
+    private Supplier<EngineState> stateAt(LoggedEvent line) {
+        long position = line == null ? openPosition : line.position();
+        return () -> lookback.at(position);
     }
 
     /** The state the rules' events make from {@code from} (deciding folded nothing). */
@@ -251,8 +311,8 @@ final class CommandDerivation implements AuditRule {
     }
 
     /** Tells the listener, if there is one, how the command was judged (the judgement is made only for it). */
-    private void report(EngineState stateBefore, EngineCommand judged, Decision decided, List<EngineEvent> derived,
-                        List<LoggedEvent> events, int differsAt, Finding finding) {
+    private void report(Supplier<EngineState> stateBefore, EngineCommand judged, Decision decided,
+                        List<EngineEvent> derived, List<LoggedEvent> events, int differsAt, Finding finding) {
         if (listener != null) {
             listener.accept(new CommandJudgement(stateBefore, judged, decided, derived, events, differsAt, finding));
         }

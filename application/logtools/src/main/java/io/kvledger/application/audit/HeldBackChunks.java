@@ -25,6 +25,11 @@ final class HeldBackChunks {
         return byRequest.isEmpty();
     }
 
+    /** Whether the producer held back chunks of {@code requestId} it has not stored since. */
+    boolean holdsBack(String requestId) {
+        return byRequest.containsKey(requestId);
+    }
+
     /** A reset returns every cursor to 0: nothing is held back past it. */
     void clear() {
         byRequest.clear();
@@ -63,7 +68,8 @@ final class HeldBackChunks {
 
     /**
      * The state before a command of {@code requestId} with its cursor back at the first chunk the producer held
-     * back, so the offer holds it again; {@code null} when it held back none below the cursor.
+     * back, so the offer holds it again; {@code null} when it held back none below the cursor. {@code before} is the
+     * caller's own copy, which this may change: read the state returned, not {@code before}.
      */
     EngineState rewound(EngineState before, String requestId) {
         BitSet held = byRequest.get(requestId);

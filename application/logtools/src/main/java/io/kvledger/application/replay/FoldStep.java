@@ -23,7 +23,7 @@ public record FoldStep(long seq, EngineEvent logEvent, EngineEvent event, Engine
                        List<KeyConflict> conflicts) {
 
     public FoldStep {
-        conflicts = List.copyOf(conflicts);
+        conflicts = conflicts.isEmpty() ? List.of() : List.copyOf(conflicts); // nearly every step has none
     }
 
     /** This step folded: the state its fold gave, and no longer the state before it. */

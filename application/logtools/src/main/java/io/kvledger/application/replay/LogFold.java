@@ -98,7 +98,7 @@ public final class LogFold {
         pending = null;
         EngineState before = state;
         EngineEvent event = prepared.event();
-        if (event == null || (before != null && prepared.logEvent() instanceof EngineConfigured)) {
+        if (!folds(prepared)) {
             return prepared.folded(before);
         }
         // What a failed store leaves to forget is known only before the fold ends its job.
@@ -110,6 +110,14 @@ public final class LogFold {
         state = EngineFold.evolve(before, event);
         forgetKeysTheTierDropped(event, failedStoreKeys);
         return prepared.folded(state);
+    }
+
+    /**
+     * Whether {@link #complete} folds this prepared step's event: not an unknown type, not a second
+     * {@code EngineConfigured} (the configuration is the first event only).
+     */
+    public static boolean folds(FoldStep prepared) {
+        return prepared.event() != null && !(prepared.before() != null && prepared.logEvent() instanceof EngineConfigured);
     }
 
     /**
@@ -182,7 +190,9 @@ public final class LogFold {
     private PerGroup<String> groupKeys(EngineState before, String requestId, PerGroup<Integer> chunks, PerGroup<String> logKeys,
                                        List<KeyConflict> conflicts) {
         if (logKeys.groupCount() == 1) {
-            return PerGroup.single(chunkKeys(before, requestId, 0, chunks.group(0), logKeys.group(0), conflicts));
+            List<String> logGroup = logKeys.group(0);
+            List<String> mapped = chunkKeys(before, requestId, 0, chunks.group(0), logGroup, conflicts);
+            return mapped == logGroup ? logKeys : PerGroup.single(mapped);
         }
         // A chunk is the pair (group, prefix) (contract 7.8): each group's keys pair with that group's chunks.
         List<List<String>> mapped = new ArrayList<>(logKeys.groupCount());
@@ -193,27 +203,35 @@ public final class LogFold {
         return PerGroup.of(mapped);
     }
 
+    /** The token-derived keys of one group's log keys: the very same list when each is its own (kvledger's logs). */
     private List<String> chunkKeys(EngineState before, String requestId, int g, List<Integer> chunks, List<String> logKeys,
                                    List<KeyConflict> conflicts) {
         RequestState request = before.heldRequest(requestId);
         EngineConfig config = before.config();
-        List<String> mapped = new ArrayList<>(logKeys.size());
+        int known = request == null ? 0 : request.keyCount(config, g);
+        List<String> mapped = null;
         for (int i = 0; i < logKeys.size(); i++) {
             String logKey = logKeys.get(i);
             Integer chunk = i < chunks.size() ? chunks.get(i) : null;
-            int known = request == null ? 0 : request.keyCount(config, g);
+            String tokenKey;
             if (request == null || chunk == null || chunk < 0 || chunk >= known || g >= config.groupCount()) {
-                mapped.add(keys.tokenKeyOf(logKey));
-                continue;
+                tokenKey = keys.tokenKeyOf(logKey);
+            } else {
+                tokenKey = request.key(config, g, chunk);
+                KeyConflict conflict = keys.learn(logKey, tokenKey);
+                if (conflict != null) {
+                    conflicts.add(conflict);
+                }
             }
-            String tokenKey = request.key(config, g, chunk);
-            KeyConflict conflict = keys.learn(logKey, tokenKey);
-            if (conflict != null) {
-                conflicts.add(conflict);
+            if (mapped == null && !tokenKey.equals(logKey)) {
+                mapped = new ArrayList<>(logKeys.size());
+                mapped.addAll(logKeys.subList(0, i));
             }
-            mapped.add(tokenKey);
+            if (mapped != null) {
+                mapped.add(tokenKey);
+            }
         }
-        return mapped;
+        return mapped == null ? logKeys : mapped;
     }
 
     private void forgetKeysTheTierDropped(EngineEvent event, List<String> failedStoreKeys) {

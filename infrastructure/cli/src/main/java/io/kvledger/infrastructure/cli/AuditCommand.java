@@ -89,7 +89,7 @@ final class AuditCommand implements Callable<Integer> {
         CommandJudgement[] judged = new CommandJudgement[1];
         Auditor auditor = new Auditor(scan.base(), judgement -> {
             if (judged[0] == null && judgement.covers(seq)) {
-                judged[0] = judgement;
+                judged[0] = judgement.kept(); // its state before is rebuilt now, while the audit can
             }
         }, rules);
         List<Finding> findings = new ArrayList<>();
