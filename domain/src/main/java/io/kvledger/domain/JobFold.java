@@ -5,7 +5,7 @@ import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.VersionedHashMap;
+import io.kvledger.domain.state.StateHashMap;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
@@ -93,7 +93,7 @@ final class JobFold {
     }
 
     private static EngineState fence(EngineState state, Job job) {
-        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
             TreeSet<Long> jobs = fences.getOrElse(block, TreeSet.empty());
             fences = fences.put(block, jobs.add(job.jobId()));
@@ -102,7 +102,7 @@ final class JobFold {
     }
 
     private static EngineState unfence(EngineState state, Job job) {
-        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (Integer block : job.blockIds()) {
             TreeSet<Long> jobs = fences.getOrElse(block, null);
             if (jobs != null && jobs.contains(job.jobId())) {

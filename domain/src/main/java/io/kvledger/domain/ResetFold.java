@@ -2,8 +2,8 @@ package io.kvledger.domain;
 
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.VersionedHashMap;
-import io.kvledger.domain.state.VersionedTreeMap;
+import io.kvledger.domain.state.StateHashMap;
+import io.kvledger.domain.state.StateTreeMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
@@ -18,7 +18,7 @@ final class ResetFold {
     }
 
     static EngineState reset(EngineState state, CacheReset e) {
-        VersionedHashMap<String, RequestState> requests = state.requests();
+        StateHashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
             RequestState next = TableFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
             if (request.status() == RequestStatus.LOADING) {
@@ -30,8 +30,8 @@ final class ResetFold {
         }
         EngineState next = state.withRequests(requests)
                 .withTier(state.tier().cleared())
-                .withJobs(VersionedTreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
-                .withFences(VersionedHashMap.empty())
+                .withJobs(StateTreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
+                .withFences(StateHashMap.empty())
                 .withStaleBelowJobId(e.staleBelowJobId());
         // Settled in registration order, as the reset's releases come (contract section 4): the order they
         // retire in is the retired requests' order, which decides which one is forgotten first.

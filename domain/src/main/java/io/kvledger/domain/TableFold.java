@@ -11,7 +11,7 @@ import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.VersionedHashMap;
+import io.kvledger.domain.state.StateHashMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
@@ -34,7 +34,7 @@ final class TableFold {
     static EngineState allocated(EngineState state, RequestState request, BlocksAllocated e) {
         EngineConfig config = state.config();
         RequestState next = request;
-        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
+        StateHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(config.groupCount(), e.blockIds().groupCount()); g++) {
             List<Integer> added = e.blockIds().group(g);
             next = next.withTable(g, next.table(g).appendAll(added));
@@ -54,8 +54,8 @@ final class TableFold {
      */
     static EngineState freed(EngineState state, RequestState request, WindowBlocksFreed e) {
         RequestState next = request;
-        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
-        VersionedHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, Integer> holds = state.windowHolds();
+        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             if (!state.config().isSliding(g)) {
                 continue; // only a sliding window frees; without one the event is ignored (contract 7.8)
@@ -84,7 +84,7 @@ final class TableFold {
     static EngineState released(EngineState state, RequestState request, BlocksReleased e) {
         EngineConfig config = state.config();
         RequestState next = request;
-        VersionedHashMap<Integer, Integer> holds = state.windowHolds();
+        StateHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             List<Integer> gone = e.blockIds().group(g);
             BlockTable table = BlockCounts.remove(next.table(g), gone);
@@ -225,12 +225,12 @@ final class TableFold {
         return next;
     }
 
-    private static VersionedHashMap<Integer, Integer> hold(VersionedHashMap<Integer, Integer> holds, List<Integer> blocks,
+    private static StateHashMap<Integer, Integer> hold(StateHashMap<Integer, Integer> holds, List<Integer> blocks,
                                                           int delta) {
         if (holds == null) {
             return null;
         }
-        VersionedHashMap<Integer, Integer> next = holds;
+        StateHashMap<Integer, Integer> next = holds;
         for (Integer block : blocks) {
             if (block == null) {
                 continue;

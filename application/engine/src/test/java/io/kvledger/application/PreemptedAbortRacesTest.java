@@ -298,7 +298,7 @@ class PreemptedAbortRacesTest {
         trace.ok(new AllocateBlocks("r1", List.of(1, 2)));
         trace.ok(new ComputeTokens("r1", 8));
         trace.ok(new AbortRequest("r1"));
-        EngineState before = trace.state();
+        EngineState before = trace.state().copy(); // the state is folded in place: the state before is a copy
         for (EngineCommand command : List.of(new AbortRequest("r1"), new FinishRequest("r1", FinishReason.STOPPED),
                 new ComputeTokens("r1", 4), new AllocateBlocks("r1", List.of(3)), new MatchPrefix("r1", 0),
                 new PreemptRequest("r1"), new AppendTokens("r1", List.of(1)), new RejectTokens("r1", 1))) {

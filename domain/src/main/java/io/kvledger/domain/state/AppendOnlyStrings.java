@@ -10,13 +10,13 @@ import java.util.RandomAccess;
  * version is a length over one array shared with the versions it grew from. A version may write past
  * its end in place only while no other version has (it is the newest holding the array); otherwise it
  * copies. What a version can see, its first {@code size} slots, is never written again, so old
- * versions (time travel keeps them) never change.
+ * versions never change. The claim takes no lock: the versions of one array grow on one thread.
  */
 final class AppendOnlyStrings extends AbstractList<String> implements RandomAccess {
 
     static final AppendOnlyStrings EMPTY = new AppendOnlyStrings(new Shared(new String[0], 0), 0);
 
-    /** The array and how much of it some version has claimed; appends in place are claimed under its lock. */
+    /** The array and how much of it some version has claimed; a version appends in place only where it ends at the claim. */
     private static final class Shared {
         private final String[] slots;
         private int claimed;
@@ -52,12 +52,10 @@ final class AppendOnlyStrings extends AbstractList<String> implements RandomAcce
             return this;
         }
         int grown = size + more.length;
-        synchronized (shared) {
-            if (shared.claimed == size && grown <= shared.slots.length) {
-                System.arraycopy(more, 0, shared.slots, size, more.length);
-                shared.claimed = grown;
-                return new AppendOnlyStrings(shared, grown);
-            }
+        if (shared.claimed == size && grown <= shared.slots.length) {
+            System.arraycopy(more, 0, shared.slots, size, more.length);
+            shared.claimed = grown;
+            return new AppendOnlyStrings(shared, grown);
         }
         String[] slots = Arrays.copyOf(shared.slots, Math.max(grown, Math.max(4, size * 2)));
         // Slots past this version's end may hold another version's strings: this copy never shows them.

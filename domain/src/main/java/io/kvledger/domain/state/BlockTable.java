@@ -10,10 +10,10 @@ import java.util.RandomAccess;
  * sliding-window position the host does not back, or freed; contract section 7.2). An immutable list.
  *
  * <p>Every version is a range over one array shared with the versions it grew from. A version writes
- * past its end in place only while no other version has (it is the newest holding the array: the
- * claim is taken under the array's lock); otherwise it copies. What a version can see is never written
- * again, so old versions (the audit's state before each event, {@code replay --at}, the shrinker) never
- * change. Dropping a prefix, what a release names, is a narrower range over the same array.
+ * past its end in place only while no other version has (it is the newest holding the array); otherwise
+ * it copies. What a version can see is never written again, so an older value (the request {@code decide}
+ * builds to judge an event, a request of a {@link EngineState#copy() copy} of the state) never changes. The
+ * claim takes no lock: the versions of one array grow on one thread, the one that folds the state. Dropping a prefix, what a release names, is a narrower range over the same array.
  *
  * <p>Entries are {@code long}s so that the null entry has a value no block id can take: a foreign log
  * may name any {@code int}, negative ones included, so no {@code int} is free to mean "none".
@@ -24,7 +24,7 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
 
     private static final long NULL = Long.MIN_VALUE;
 
-    /** The array and how much of it some version has claimed; appends in place are claimed under its lock. */
+    /** The array and how much of it some version has claimed; a version appends in place only where it ends at the claim. */
     private static final class Shared {
         private final long[] slots;
         private int claimed;
@@ -65,12 +65,10 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         }
         int size = to - from;
         int end = to + count;
-        synchronized (shared) {
-            if (shared.claimed == to && end <= shared.slots.length) {
-                write(added, shared.slots, to);
-                shared.claimed = end;
-                return new BlockTable(shared, from, end);
-            }
+        if (shared.claimed == to && end <= shared.slots.length) {
+            write(added, shared.slots, to);
+            shared.claimed = end;
+            return new BlockTable(shared, from, end);
         }
         long[] slots = new long[Math.max(size + count, Math.max(4, size * 2))];
         System.arraycopy(shared.slots, from, slots, 0, size);

@@ -5,7 +5,6 @@ import io.vavr.collection.TreeMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -14,13 +13,9 @@ import java.util.function.UnaryOperator;
  * The CPU tier: chunks by key, ready or being written, with least-recently-used order.
  * Capacity counts every chunk it holds, pinned and written ones included.
  *
- * <p>A value, as every part of the state: a change gives a new tier and leaves this one as it was. Yet the
- * newest tier of a line of changes owns plain mutable maps ({@link TierTable}) and a change updates them in
- * place, so the fold pays a hash-map update per chunk rather than a persistent map's path copy; the tier it
- * changed keeps only the chunks the change replaced ({@link TierUndo}) and a link to the newer tier, and
- * reads through them. An older tier that is read far from the newest, iterated or changed again (a second
- * branch: the audit when a log departs from the rules, time travel) first takes a copy of its own. Every
- * method takes the line's lock, so a tier may be read on another thread than the one that changes the line.
+ * <p>Changed in place by its one owner, the fold: every change updates this tier's maps and returns this very
+ * tier, so the fold pays a hash-map update per chunk. No older version is kept: what must look back re-folds
+ * from a {@link #copy()}.
  *
  * <p>{@link #evictable()}: touch stamp to key of the chunks that may be evicted (ready and unpinned), least
  * recent first: eviction walks only these, so it costs the victims it takes and the offer's keys it skips,
@@ -29,40 +24,37 @@ import java.util.function.UnaryOperator;
  */
 public final class CpuTier {
 
-    /** Beyond this many newer versions, an old tier's reads take a copy rather than walk again. */
-    private static final int MAX_HOPS = 32;
-    /** The newest tier copies its maps after this many changes in place, so an old tier keeps little alive. */
-    private static final int COPY_EVERY = 4096;
-
-    private final Object lock;
     private final int capacity;
-    private final long clock;
-    private final int size;
-    /** The maps, while this is the newest tier of its line (or has a copy of its own); else {@code null}. */
-    private TierTable table;
-    /** When {@link #table} is {@code null}: the chunks the change to {@link #newer} replaced, and that tier. */
-    private TierUndo undo;
-    private CpuTier newer;
+    private long clock;
+    private final java.util.HashMap<String, TierChunk> chunks;
+    /** Touch stamp to key of the evictable chunks (ready and unpinned), least recent first. */
+    private final java.util.TreeMap<Long, String> evictable;
 
-    private CpuTier(Object lock, int capacity, long clock, TierTable table) {
-        this.lock = lock;
+    private CpuTier(int capacity, long clock, java.util.HashMap<String, TierChunk> chunks,
+                    java.util.TreeMap<Long, String> evictable) {
         this.capacity = capacity;
         this.clock = clock;
-        this.size = table.chunks.size();
-        this.table = table;
+        this.chunks = chunks;
+        this.evictable = evictable;
     }
 
     public static CpuTier empty(int capacity) {
-        return new CpuTier(new Object(), capacity, 0, new TierTable());
+        return new CpuTier(capacity, 0, new java.util.HashMap<>(), new java.util.TreeMap<>());
     }
 
     /** The tier holding {@code chunks} (a snapshot's), its evictable order taken from their stamps. */
     public static CpuTier of(int capacity, Iterable<TierChunk> chunks, long clock) {
-        TierTable table = new TierTable();
+        CpuTier tier = empty(capacity);
         for (TierChunk chunk : chunks) {
-            table.set(chunk.key(), chunk);
+            tier.set(chunk.key(), chunk);
         }
-        return new CpuTier(new Object(), capacity, clock, table);
+        tier.clock = clock;
+        return tier;
+    }
+
+    /** A tier of its own with the same chunks, order and clock: a change of either leaves the other as it was. */
+    public CpuTier copy() {
+        return new CpuTier(capacity, clock, new java.util.HashMap<>(chunks), new java.util.TreeMap<>(evictable));
     }
 
     public int capacity() {
@@ -75,18 +67,16 @@ public final class CpuTier {
     }
 
     public int size() {
-        return size;
+        return chunks.size();
     }
 
     public boolean holds(String key) {
-        return chunk(key) != null;
+        return chunks.containsKey(key);
     }
 
     /** The chunk of {@code key}, or {@code null} when the tier does not hold it. */
     public TierChunk chunk(String key) {
-        synchronized (lock) {
-            return lookup(key);
-        }
+        return chunks.get(key);
     }
 
     public boolean isReady(String key) {
@@ -96,23 +86,17 @@ public final class CpuTier {
 
     /** Every chunk held, in no particular order (a copy). */
     public List<TierChunk> chunkList() {
-        synchronized (lock) {
-            return new ArrayList<>(contents().values());
-        }
+        return new ArrayList<>(chunks.values());
     }
 
     /** Every chunk by key (a persistent copy, for views and snapshots; the fold reads {@link #chunk}). */
     public HashMap<String, TierChunk> chunks() {
-        synchronized (lock) {
-            return HashMap.ofAll(contents());
-        }
+        return HashMap.ofAll(chunks);
     }
 
     /** Touch stamp to key of the evictable chunks, least recent first (a persistent copy). */
     public TreeMap<Long, String> evictable() {
-        synchronized (lock) {
-            return TreeMap.ofAll(evictableOrder());
-        }
+        return TreeMap.ofAll(evictable);
     }
 
     /**
@@ -124,63 +108,21 @@ public final class CpuTier {
         if (count <= 0) {
             return victims;
         }
-        synchronized (lock) {
-            java.util.HashMap<String, TierChunk> overlay = new java.util.HashMap<>();
-            TierTable newest = table != null || hops() > MAX_HOPS ? ownTable() : walk(overlay);
-            // Near the newest (the audit decides on the state before the event it just folded): the newest
-            // order without the chunks this tier holds otherwise, merged with those, by stamp.
-            List<TierChunk> instead = new ArrayList<>();
-            for (TierChunk chunk : overlay.values()) {
-                if (chunk != TierUndo.ABSENT && chunk.evictable()) {
-                    instead.add(chunk);
-                }
-            }
-            instead.sort((a, b) -> Long.compare(a.touched(), b.touched()));
-            java.util.Iterator<Map.Entry<Long, String>> order = newest.evictable.entrySet().iterator();
-            Map.Entry<Long, String> next = nextNotIn(order, overlay);
-            int i = 0;
-            while (victims.size() < count && (next != null || i < instead.size())) {
-                String key;
-                if (next != null && (i == instead.size() || next.getKey() < instead.get(i).touched())) {
-                    key = next.getValue();
-                    next = nextNotIn(order, overlay);
-                } else {
-                    key = instead.get(i++).key();
-                }
-                if (!protectedKeys.contains(key)) {
-                    victims.add(key);
+        for (String key : evictable.values()) {
+            if (!protectedKeys.contains(key)) {
+                victims.add(key);
+                if (victims.size() == count) {
+                    break;
                 }
             }
         }
         return victims;
     }
 
-    private static Map.Entry<Long, String> nextNotIn(java.util.Iterator<Map.Entry<Long, String>> order,
-                                                     Map<String, TierChunk> overlay) {
-        while (order.hasNext()) {
-            Map.Entry<Long, String> entry = order.next();
-            if (!overlay.containsKey(entry.getValue())) {
-                return entry;
-            }
-        }
-        return null;
-    }
-
-    /** How many newer tiers lie between this one and the newest maps of its line. */
-    private int hops() {
-        int hops = 0;
-        for (CpuTier version = this; version.table == null; version = version.newer) {
-            hops++;
-        }
-        return hops;
-    }
-
     /** The given keys ordered least recently used first. */
     public List<String> leastRecentFirst(Collection<String> keys) {
         List<String> ordered = new ArrayList<>(keys);
-        synchronized (lock) {
-            ordered.sort((a, b) -> Long.compare(lookup(a).touched(), lookup(b).touched()));
-        }
+        ordered.sort((a, b) -> Long.compare(chunks.get(a).touched(), chunks.get(b).touched()));
         return ordered;
     }
 
@@ -194,9 +136,6 @@ public final class CpuTier {
      * index is more recent than a higher one). Keys the tier does not hold are skipped.
      */
     public CpuTier touch(List<String> keysInChunkOrder) {
-        if (keysInChunkOrder.isEmpty()) {
-            return this;
-        }
         return writingThenTouching(List.of(), keysInChunkOrder);
     }
 
@@ -205,25 +144,19 @@ public final class CpuTier {
      * the chunks it then touches).
      */
     public CpuTier writingThenTouching(List<String> written, List<String> touched) {
-        return change((table, undo, stamp) -> {
-            for (String key : written) {
-                if (!table.chunks.containsKey(key)) {
-                    stamp++;
-                    undo.saw(key, null);
-                    table.set(key, new TierChunk(key, false, 0, stamp)); // being written: not evictable
-                }
+        for (String key : written) {
+            if (!chunks.containsKey(key)) {
+                set(key, new TierChunk(key, false, 0, ++clock)); // being written: not evictable
             }
-            for (int i = touched.size() - 1; i >= 0; i--) {
-                String key = touched.get(i);
-                TierChunk chunk = table.chunks.get(key);
-                if (chunk != null) {
-                    stamp++;
-                    undo.saw(key, chunk);
-                    table.set(key, chunk.withTouched(stamp));
-                }
+        }
+        for (int i = touched.size() - 1; i >= 0; i--) {
+            String key = touched.get(i);
+            TierChunk chunk = chunks.get(key);
+            if (chunk != null) {
+                set(key, chunk.withTouched(++clock));
             }
-            return stamp;
-        });
+        }
+        return this;
     }
 
     /** Chunks whose write completed become loadable; a ready chunk is not a touch. */
@@ -232,16 +165,10 @@ public final class CpuTier {
     }
 
     public CpuTier remove(Collection<String> keys) {
-        return change((table, undo, stamp) -> {
-            for (String key : keys) {
-                TierChunk chunk = table.chunks.get(key);
-                if (chunk != null) {
-                    undo.saw(key, chunk);
-                    table.set(key, null);
-                }
-            }
-            return stamp;
-        });
+        for (String key : keys) {
+            set(key, null);
+        }
+        return this;
     }
 
     public CpuTier pin(List<String> keys) {
@@ -252,126 +179,44 @@ public final class CpuTier {
         return changed(keys, chunk -> chunk.withPins(Math.max(0, chunk.pins() - 1)));
     }
 
+    /** Holds nothing any more; the clock goes on. */
     public CpuTier cleared() {
-        return new CpuTier(new Object(), capacity, clock, new TierTable());
+        chunks.clear();
+        evictable.clear();
+        return this;
     }
 
-    /** Each held chunk of {@code keys} changed in place (its stamp kept), entering or leaving the evictable order. */
+    /** Each held chunk of {@code keys} changed (its stamp kept), entering or leaving the evictable order. */
     private CpuTier changed(Collection<String> keys, UnaryOperator<TierChunk> change) {
-        return change((table, undo, stamp) -> {
-            for (String key : keys) {
-                TierChunk chunk = table.chunks.get(key);
-                if (chunk != null) {
-                    undo.saw(key, chunk);
-                    table.set(key, change.apply(chunk));
-                }
+        for (String key : keys) {
+            TierChunk chunk = chunks.get(key);
+            if (chunk != null) {
+                set(key, change.apply(chunk));
             }
-            return stamp;
-        });
-    }
-
-    /** One change of the maps, remembering what it replaced; gives the new clock. */
-    private interface Change {
-        long apply(TierTable table, TierUndo undo, long clock);
-    }
-
-    private CpuTier change(Change change) {
-        synchronized (lock) {
-            TierTable own = ownTable();
-            boolean split = own.changesSinceCopy >= COPY_EVERY;
-            TierTable target = split ? own.copy() : own;
-            TierUndo replaced = new TierUndo();
-            long newClock = change.apply(target, replaced, clock);
-            if (replaced.isEmpty() && newClock == clock) {
-                return this;
-            }
-            if (split) {
-                // A new line: this tier keeps the maps as they were, so nothing older reaches the copy.
-                return new CpuTier(new Object(), capacity, newClock, target);
-            }
-            own.changesSinceCopy++;
-            CpuTier next = new CpuTier(lock, capacity, newClock, own);
-            table = null;
-            undo = replaced;
-            newer = next;
-            return next;
         }
+        return this;
     }
 
-    /** This tier's chunk of {@code key}: the nearest newer undo that names it, else the newest maps. */
-    private TierChunk lookup(String key) {
-        CpuTier version = this;
-        int hops = 0;
-        while (version.table == null) {
-            TierChunk before = version.undo.get(key);
-            if (before != null) {
-                return before == TierUndo.ABSENT ? null : before;
-            }
-            version = version.newer;
-            hops++;
+    /** Puts {@code chunk} (or removes {@code key}'s chunk, for {@code null}), keeping the evictable order. */
+    private void set(String key, TierChunk chunk) {
+        TierChunk held = chunk == null ? chunks.remove(key) : chunks.put(key, chunk);
+        if (held != null && held.evictable()) {
+            evictable.remove(held.touched());
         }
-        TierChunk found = version.table.chunks.get(key);
-        if (hops > MAX_HOPS) {
-            ownTable(); // read far from the newest again and again: cheaper with a copy of its own
+        if (chunk != null && chunk.evictable()) {
+            evictable.put(chunk.touched(), key);
         }
-        return found;
-    }
-
-    /** The maps of this tier, a copy of its own taken first when it is not the newest of its line. */
-    private TierTable ownTable() {
-        if (table == null) {
-            java.util.HashMap<String, TierChunk> overlay = new java.util.HashMap<>();
-            TierTable newest = walk(overlay);
-            TierTable copy = newest.copy();
-            copy.setAll(overlay);
-            table = copy;
-            undo = null;
-            newer = null;
-        }
-        return table;
-    }
-
-    /** The newest maps of the line, filling {@code overlay} with what this tier holds instead, key by key. */
-    private TierTable walk(Map<String, TierChunk> overlay) {
-        CpuTier version = this;
-        while (version.table == null) {
-            version.undo.forEach(overlay::putIfAbsent);
-            version = version.newer;
-        }
-        return version.table;
-    }
-
-    /** Every chunk by key as this tier holds them. */
-    private Map<String, TierChunk> contents() {
-        return ownTable().chunks;
-    }
-
-    private java.util.TreeMap<Long, String> evictableOrder() {
-        return ownTable().evictable;
     }
 
     @Override
     public boolean equals(Object other) {
-        if (this == other) {
-            return true;
-        }
-        if (!(other instanceof CpuTier that) || capacity != that.capacity || clock != that.clock || size != that.size) {
-            return false;
-        }
-        Map<String, TierChunk> mine;
-        synchronized (lock) {
-            mine = new java.util.HashMap<>(contents());
-        }
-        synchronized (that.lock) {
-            return mine.equals(that.contents());
-        }
+        return this == other || other instanceof CpuTier that && capacity == that.capacity && clock == that.clock
+                && chunks.equals(that.chunks);
     }
 
     @Override
     public int hashCode() {
-        synchronized (lock) {
-            return Objects.hash(capacity, clock, contents());
-        }
+        return Objects.hash(capacity, clock, chunks);
     }
 
     @Override

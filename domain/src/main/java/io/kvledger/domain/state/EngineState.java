@@ -9,8 +9,12 @@ import java.util.Optional;
  * terminated with blocks or jobs still outstanding), the ids of settled terminated requests, the CPU
  * tier, the jobs in flight and the fences that span requests.
  *
- * <p>A value, yet its maps change in place on the forward path ({@link VersionedMap}, {@link CpuTier}): a
- * state folded from this one leaves this one reading as it was, through undos.
+ * <p>Changed in place by its one owner, the thread that folds events into it ({@code io.kvledger.domain.*Fold}):
+ * its maps ({@link StateMap}), tier ({@link CpuTier}) and retired requests change in place, and a state folded
+ * from this one shares them, so this one then reads as the new one does (but for its plain numbers). Nothing
+ * keeps an older state readable: a reader that looks back (the audit, {@code replay --at}, explain) re-folds
+ * from a {@link #copy()} or from the start. {@code decide} only reads it. The requests, jobs and fences held
+ * are immutable values.
  *
  * @param requests        live requests and terminated ones not yet settled
  * @param retired         settled terminated requests (no jobs, no blocks): only their final status is kept,
@@ -25,21 +29,35 @@ import java.util.Optional;
  * @param windowHolds     with groups: GPU block id to how many sliding-window table entries hold it (contract
  *                        section 7.3, blocks still held); {@code null} for an engine without groups
  */
-public record EngineState(EngineConfig config, VersionedHashMap<String, RequestState> requests,
+public record EngineState(EngineConfig config, StateHashMap<String, RequestState> requests,
                           RetiredRequests retired, long registered, CpuTier tier,
-                          VersionedTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                          VersionedHashMap<Integer, TreeSet<Long>> fences, VersionedHashMap<Integer, Integer> windowHolds) {
+                          StateTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                          StateHashMap<Integer, TreeSet<Long>> fences, StateHashMap<Integer, Integer> windowHolds) {
 
-    public EngineState(EngineConfig config, VersionedHashMap<String, RequestState> requests, RetiredRequests retired,
-                       long registered, CpuTier tier, VersionedTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                       VersionedHashMap<Integer, TreeSet<Long>> fences) {
+    public EngineState(EngineConfig config, StateHashMap<String, RequestState> requests, RetiredRequests retired,
+                       long registered, CpuTier tier, StateTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
+                       StateHashMap<Integer, TreeSet<Long>> fences) {
         this(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
-                config.isGrouped() ? VersionedHashMap.empty() : null);
+                config.isGrouped() ? StateHashMap.empty() : null);
     }
 
     public static EngineState initial(EngineConfig config) {
-        return new EngineState(config, VersionedHashMap.empty(), RetiredRequests.empty(), 0,
-                CpuTier.empty(config.cpuCapacityChunks()), VersionedTreeMap.empty(), 0, 0, VersionedHashMap.empty());
+        return new EngineState(config, StateHashMap.empty(), RetiredRequests.empty(), 0,
+                CpuTier.empty(config.cpuCapacityChunks()), StateTreeMap.empty(), 0, 0, StateHashMap.empty());
+    }
+
+    /**
+     * A state of its own, equal to this one: folding either afterwards leaves the other as it was. Copies every
+     * container (requests, jobs, fences, window holds, the tier's chunks and order, the retired statuses): one
+     * table entry per request, job, fenced or held block, chunk and retired request (at most
+     * {@link RetiredRequests#CAPACITY}), so about as much as a snapshot's encoding costs, without its text. The
+     * values in them (requests, jobs, chunks) are immutable and shared; a request's block tables and hashes grow
+     * by appending in place to arrays the two states share (a version appends in place only where no other has),
+     * so fold the two on one thread, or one at a time, never both at once.
+     */
+    public EngineState copy() {
+        return new EngineState(config, requests.copy(), retired.copy(), registered, tier.copy(), jobs.copy(), nextJobId,
+                staleBelowJobId, fences.copy(), windowHolds == null ? null : windowHolds.copy());
     }
 
     /** Whether a sliding-window table entry holds {@code block}. */
@@ -47,7 +65,7 @@ public record EngineState(EngineConfig config, VersionedHashMap<String, RequestS
         return windowHolds == null ? 0 : windowHolds.getOrElse(block, 0);
     }
 
-    public EngineState withWindowHolds(VersionedHashMap<Integer, Integer> value) {
+    public EngineState withWindowHolds(StateHashMap<Integer, Integer> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
                 value);
     }
@@ -96,7 +114,7 @@ public record EngineState(EngineConfig config, VersionedHashMap<String, RequestS
                 nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
-    public EngineState withRequests(VersionedHashMap<String, RequestState> value) {
+    public EngineState withRequests(StateHashMap<String, RequestState> value) {
         return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
@@ -108,12 +126,12 @@ public record EngineState(EngineConfig config, VersionedHashMap<String, RequestS
         return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
-    public EngineState withJobs(VersionedTreeMap<Long, Job> value, long newNextJobId) {
+    public EngineState withJobs(StateTreeMap<Long, Job> value, long newNextJobId) {
         return new EngineState(config, requests, retired, registered, tier, value, newNextJobId, staleBelowJobId,
                 fences, windowHolds);
     }
 
-    public EngineState withFences(VersionedHashMap<Integer, TreeSet<Long>> value) {
+    public EngineState withFences(StateHashMap<Integer, TreeSet<Long>> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value, windowHolds);
     }
 

@@ -10,14 +10,14 @@ import java.util.function.BiConsumer;
  * again. So memory is bounded however many requests pass, at the price of not recognising an id that
  * comes back after {@code capacity} later requests have ended.
  *
- * <p>Both change in place on the forward path and keep older versions readable ({@link VersionedHashMap},
- * {@link VersionedQueue}), and print and snapshot as the Vavr map and queue they were.
+ * <p>The statuses change in place ({@link StateHashMap}, as every map of the state); the order is a
+ * {@link VersionedQueue}. Both print and snapshot as the Vavr map and queue they were.
  *
  * @param statuses  request id to final status
  * @param order     the same ids, retired longest ago first
  * @param forgotten how many ids have been forgotten so far
  */
-public record RetiredRequests(int capacity, VersionedHashMap<String, RequestStatus> statuses, VersionedQueue<String> order,
+public record RetiredRequests(int capacity, StateHashMap<String, RequestStatus> statuses, VersionedQueue<String> order,
                               long forgotten) {
 
     /** Requests remembered after they retire: about 8 MB of ids and statuses for typical ids. */
@@ -34,13 +34,13 @@ public record RetiredRequests(int capacity, VersionedHashMap<String, RequestStat
     }
 
     public static RetiredRequests empty(int capacity) {
-        return new RetiredRequests(capacity, VersionedHashMap.empty(), VersionedQueue.empty(), 0);
+        return new RetiredRequests(capacity, StateHashMap.empty(), VersionedQueue.empty(), 0);
     }
 
     /** Remembers {@code requestId} as retired with {@code status}, forgetting the oldest beyond the capacity. */
     public RetiredRequests retire(String requestId, RequestStatus status) {
         VersionedQueue<String> nextOrder = statuses.containsKey(requestId) ? order : order.enqueue(requestId);
-        VersionedHashMap<String, RequestStatus> nextStatuses = statuses.put(requestId, status);
+        StateHashMap<String, RequestStatus> nextStatuses = statuses.put(requestId, status);
         long nextForgotten = forgotten;
         while (nextOrder.size() > capacity) {
             String oldest = nextOrder.head();
@@ -49,6 +49,11 @@ public record RetiredRequests(int capacity, VersionedHashMap<String, RequestStat
             nextForgotten++;
         }
         return new RetiredRequests(capacity, nextStatuses, nextOrder, nextForgotten);
+    }
+
+    /** The same requests remembered in a map of its own: retiring into either leaves the other as it was. */
+    public RetiredRequests copy() {
+        return new RetiredRequests(capacity, statuses.copy(), order, forgotten);
     }
 
     /** The final status of a remembered retired request, or {@code other}. */

@@ -10,11 +10,12 @@ import java.util.NoSuchElementException;
  * over one array shared with the versions it grew from. A version may write past its end in place only while
  * no other version has (it is the newest holding the array); otherwise, or when the array is full, it copies
  * its own window into a new array twice its length, so the array follows the queue's length, not its history.
- * What a version can see is never written again, so old versions (time travel keeps them) never change.
+ * What a version can see is never written again, so old versions never change. The claim takes no lock: the
+ * versions of one array grow on one thread.
  */
 public final class VersionedQueue<E> {
 
-    /** The array and how much of it some version has claimed; appends in place are claimed under its lock. */
+    /** The array and how much of it some version has claimed; a version appends in place only where it ends at the claim. */
     private static final class Shared {
         private final Object[] slots;
         private int claimed;
@@ -58,12 +59,10 @@ public final class VersionedQueue<E> {
     /** This queue with {@code element} at its end; this one is left as it was. */
     public VersionedQueue<E> enqueue(E element) {
         java.util.Objects.requireNonNull(element, "a queue holds no nulls");
-        synchronized (shared) {
-            if (shared.claimed == end && end < shared.slots.length) {
-                shared.slots[end] = element;
-                shared.claimed = end + 1;
-                return new VersionedQueue<>(shared, head, end + 1);
-            }
+        if (shared.claimed == end && end < shared.slots.length) {
+            shared.slots[end] = element;
+            shared.claimed = end + 1;
+            return new VersionedQueue<>(shared, head, end + 1);
         }
         int size = size();
         Object[] slots = new Object[Math.max(4, 2 * (size + 1))];

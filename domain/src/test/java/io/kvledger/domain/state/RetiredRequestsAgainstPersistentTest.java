@@ -11,10 +11,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The retired requests that change in place (a {@link VersionedHashMap} of statuses and a {@link VersionedQueue}
- * of ids) are the value the record of Vavr's map and queue was: over seeded histories with branches, every
- * version made so far gives each id's status, the size, the count forgotten, the order and the printed form of
- * its persistent twin (the former {@code retire}, kept here).
+ * The retired requests that change in place (a {@link StateHashMap} of statuses and a {@link VersionedQueue}
+ * of ids) are the value the record of Vavr's map and queue was: over seeded histories, each line of changes
+ * gives each id's status, the size, the count forgotten, the order and the printed form of its persistent twin
+ * (the former {@code retire}, kept here). Now and then a line is {@linkplain RetiredRequests#copy() copied} and
+ * both go on retiring apart, each still reading as its own twin.
  */
 class RetiredRequestsAgainstPersistentTest {
 
@@ -43,43 +44,49 @@ class RetiredRequestsAgainstPersistentTest {
         }
     }
 
-    private record Twin(RetiredRequests retired, Persistent reference) {
+    /** One line of changes: the retired requests and their persistent twin. */
+    private static final class Twin {
+        RetiredRequests retired;
+        Persistent reference;
+
+        Twin(RetiredRequests retired, Persistent reference) {
+            this.retired = retired;
+            this.reference = reference;
+        }
     }
 
     @Test
-    void everyVersionOfManySeededHistoriesReadsAsThePersistentRecord() {
-        int forks = 0;
+    void manySeededHistoriesAndTheirCopiesReadAsThePersistentRecord() {
+        int copies = 0;
         for (long seed = 1; seed <= 200; seed++) {
             Random random = new Random(seed);
             int capacity = 1 + random.nextInt(seed % 4 == 0 ? 200 : 12);
-            List<Twin> made = new ArrayList<>();
-            Twin newest = new Twin(RetiredRequests.empty(capacity),
-                    new Persistent(capacity, HashMap.empty(), Queue.empty(), 0));
-            made.add(newest);
+            List<Twin> lines = new ArrayList<>();
+            lines.add(new Twin(RetiredRequests.empty(capacity), new Persistent(capacity, HashMap.empty(), Queue.empty(), 0)));
             for (int i = 0; i < 600; i++) {
-                Twin from = newest;
-                if (random.nextInt(12) == 0) {
-                    from = made.get(random.nextInt(made.size()));
-                    forks += from == newest ? 0 : 1;
+                Twin line = lines.get(random.nextInt(3) == 0 ? random.nextInt(lines.size()) : lines.size() - 1);
+                if (random.nextInt(40) == 0) {
+                    lines.add(new Twin(line.retired.copy(), line.reference));
+                    copies++;
                 }
                 String id = "r" + random.nextInt(3 * capacity + 5);
                 RequestStatus status = random.nextBoolean() ? RequestStatus.FINISHED : RequestStatus.ABORTED;
-                newest = new Twin(from.retired().retire(id, status), from.reference().retire(id, status));
-                made.add(newest);
+                line.retired = line.retired.retire(id, status);
+                line.reference = line.reference.retire(id, status);
                 if (random.nextInt(3) == 0) {
-                    same(made.get(random.nextInt(made.size())), random, capacity);
+                    same(lines.get(random.nextInt(lines.size())), random, capacity);
                 }
             }
-            for (Twin twin : made) {
-                same(twin, random, capacity);
+            for (Twin line : lines) {
+                same(line, random, capacity);
             }
         }
-        assertTrue(forks > 1000, "changes of an older version: " + forks);
+        assertTrue(copies > 1000, "copies: " + copies);
     }
 
     private static void same(Twin twin, Random random, int capacity) {
-        RetiredRequests retired = twin.retired();
-        Persistent reference = twin.reference();
+        RetiredRequests retired = twin.retired;
+        Persistent reference = twin.reference;
         for (int i = 0; i < 4; i++) {
             String id = "r" + random.nextInt(3 * capacity + 5);
             assertEquals(reference.statuses().getOrElse(id, null), retired.getOrElse(id, null), id);

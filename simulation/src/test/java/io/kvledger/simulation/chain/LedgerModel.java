@@ -62,7 +62,7 @@ final class LedgerModel implements AutoCloseable {
     /** Executes one command as one step; a throw here is the "no exception" invariant failing. */
     void execute(EngineCommand command) {
         commands.add(command);
-        EngineState before = ledger.state();
+        EngineState before = ledger.state().copy(); // the state is folded in place: the state before is a copy
         StepResult result = ledger.stepEntries(List.of(new StepEntry(commands.size() + 1L, command)));
         for (EngineEvent event : result.events()) {
             log.add(event);

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -23,6 +25,11 @@ import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassReader;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassVisitor;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.MethodVisitor;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.Opcodes;
+import io.kvledger.domain.state.CpuTier;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RetiredRequests;
+import io.kvledger.domain.state.StateMap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,8 +44,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Layering: the domain is plain Java (plus Vavr's collections) and knows nothing of Axon, Jackson,
- * picocli or the outer modules; it holds no static mutable state and takes no locks but those of the classes
- * it names as still locking (a list that may only shrink); the application layer does not reach into
+ * picocli or the outer modules; it holds no static mutable state and takes no locks, and only the fold
+ * ({@code io.kvledger.domain.*Fold}) calls the state's changing methods (the state is changed in place, so a
+ * {@code decide} that called one would change the live state); the application layer does not reach into
  * infrastructure or the simulation; the log
  * tools never touch Axon or the engine; nothing imports the command line; the simulation module knows
  * no edge but the formats; the JSON formats know no engine; the testkit and every library module stay
@@ -258,18 +266,6 @@ class ArchitectureTest {
         assertTrue(error.getMessage().contains("org.axonframework"), error.getMessage());
     }
 
-    /**
-     * The classes of {@code domain} that still take locks: the append-in-place protocol (shared arrays behind
-     * persistent-looking values) and the versioned maps, which the in-place state deletes. Shrinking only: the
-     * list must be exactly the classes that lock, so a class that stops locking leaves it and no new one joins.
-     */
-    private static final Set<String> DOMAIN_CLASSES_THAT_LOCK = Set.of(
-            "io.kvledger.domain.state.AppendOnlyStrings",
-            "io.kvledger.domain.state.BlockTable",
-            "io.kvledger.domain.state.CpuTier",
-            "io.kvledger.domain.state.VersionedMap",
-            "io.kvledger.domain.state.VersionedQueue");
-
     @Test
     void domainHoldsNoStaticMutableState() {
         staticStateRule("io.kvledger.domain..").check(production);
@@ -311,7 +307,7 @@ class ArchitectureTest {
             return "an array";
         }
         // The JDK's collections and maps may be changed by whoever holds them; the domain's own collections
-        // (a block table, a tail of tokens) are values, and where they still share arrays the lock rule names them.
+        // (a block table, a tail of tokens) are immutable values.
         for (Class<?> mutable : List.of(Collection.class, Map.class, ThreadLocal.class, java.util.concurrent.locks.Lock.class)) {
             if (type.getPackageName().startsWith("java.") && type.isAssignableTo(mutable)) {
                 return "a " + mutable.getSimpleName();
@@ -324,11 +320,24 @@ class ArchitectureTest {
     }
 
     @Test
-    void domainTakesNoLocksButTheKnownOnes() {
+    void domainTakesNoLocks() {
+        assertEquals(Map.of(), locking("io.kvledger.domain."),
+                "the state has one owner, the thread that folds it: nothing in the domain locks");
+    }
+
+    @Test
+    void theLockRuleBitesWhenBroken() {
+        // The file store hands appends to its writer thread under a lock: the same scan of its package finds it.
+        assertTrue(locking("io.kvledger.infrastructure.store.").containsKey("io.kvledger.infrastructure.store.StoreWriter"),
+                "the scan finds the store's locks");
+    }
+
+    /** The classes under {@code packagePrefix} that lock, each with how: synchronized methods and blocks, java.util.concurrent.locks. */
+    private static Map<String, List<String>> locking(String packagePrefix) {
         Map<String, List<String>> locking = new TreeMap<>();
         long classes = 0;
         for (JavaClass type : production) {
-            if (!type.getPackageName().startsWith("io.kvledger.domain")) {
+            if (!type.getName().startsWith(packagePrefix)) {
                 continue;
             }
             classes++;
@@ -348,8 +357,68 @@ class ArchitectureTest {
                 locking.computeIfAbsent(owner, o -> new ArrayList<>()).add(blocks + " synchronized block(s)");
             }
         }
-        assertTrue(classes > 20, "domain classes: " + classes);
-        assertEquals(DOMAIN_CLASSES_THAT_LOCK, locking.keySet(), "the domain classes that lock: " + locking);
+        assertTrue(classes > 5, "classes under " + packagePrefix + ": " + classes);
+        return locking;
+    }
+
+    /** A fold class: {@code EngineFold} and the folds it splits into, the only code that changes the state. */
+    private static final String FOLD_CLASS = "io\\.kvledger\\.domain\\.[A-Za-z]+Fold(\\$.*)?";
+
+    @Test
+    void onlyTheFoldChangesTheState() {
+        onlyTheFoldChangesTheState("io.kvledger.domain..").check(production);
+    }
+
+    @Test
+    void theFoldRuleBitesWhenBroken() {
+        JavaClasses decidingByChanging = new ClassFileImporter().importClasses(DecidesByChanging.class);
+        AssertionError error = assertThrows(AssertionError.class,
+                () -> onlyTheFoldChangesTheState("io.kvledger.tests..").check(decidingByChanging));
+        for (String call : List.of("EngineState.withRequest", "CpuTier.touch", "StateHashMap.put")) {
+            assertTrue(error.getMessage().contains(call), call + " in " + error.getMessage());
+        }
+    }
+
+    /** What the fold rule refuses: a decision that changes the state it reads. */
+    static final class DecidesByChanging {
+        static EngineState decide(EngineState state, RequestState request) {
+            state.tier().touch(List.of("k"));
+            state.fences().put(1, io.vavr.collection.TreeSet.empty());
+            return state.withRequest(request);
+        }
+    }
+
+    /**
+     * No class in {@code packages} but a fold and the state's own classes (whose changing methods call each
+     * other's) calls a method that changes the state: {@code EngineState.with*} and {@code retire}, a state map's
+     * {@code put} and {@code remove}, the tier's changes, {@code RetiredRequests.retire}.
+     */
+    private static ArchRule onlyTheFoldChangesTheState(String packages) {
+        return noClasses().that().resideInAPackage(packages)
+                .and().resideOutsideOfPackage("io.kvledger.domain.state")
+                .and().haveNameNotMatching(FOLD_CLASS)
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("a method that changes the state") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return changesTheState(call.getTarget().getOwner(), call.getTarget().getName());
+                    }
+                })
+                .because("the state is changed in place by its one owner, the fold: decide reads it and changes nothing")
+                .allowEmptyShould(false);
+    }
+
+    private static boolean changesTheState(JavaClass owner, String method) {
+        if (owner.isAssignableTo(EngineState.class)) {
+            return method.startsWith("with") || method.equals("retire");
+        }
+        if (owner.isAssignableTo(StateMap.class)) {
+            return method.equals("put") || method.equals("remove");
+        }
+        if (owner.isAssignableTo(CpuTier.class)) {
+            return Set.of("writing", "touch", "writingThenTouching", "ready", "remove", "pin", "unpin", "cleared")
+                    .contains(method);
+        }
+        return owner.isAssignableTo(RetiredRequests.class) && method.equals("retire");
     }
 
     /**

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * One event of a log folded: the (previous, current) pair, so a tool can show or check the change. A tool
  * reads the state before an event from the step {@link LogFold#prepare} gives, before the event is folded,
- * and the state after it from the step {@link LogFold#complete} gives; {@link LogFold#apply} gives both in
- * one step, for a tool that has not moved to reading them apart.
+ * and the state after it from the step {@link LogFold#complete} gives (the state is folded in place: the state
+ * before reads as it was only until the event is folded).
  *
  * @param seq       the event's {@code seq}
  * @param logEvent  the event as the log wrote it; {@code null} for a type this version does not know
@@ -29,10 +29,5 @@ public record FoldStep(long seq, EngineEvent logEvent, EngineEvent event, Engine
     /** This step folded: the state its fold gave, and no longer the state before it. */
     FoldStep folded(EngineState state) {
         return new FoldStep(seq, logEvent, event, null, state, conflicts);
-    }
-
-    /** This folded step with the state before it put back ({@link LogFold#apply}). */
-    FoldStep withBefore(EngineState stateBefore) {
-        return new FoldStep(seq, logEvent, event, stateBefore, after, conflicts);
     }
 }

@@ -46,23 +46,16 @@ public final class LogFold {
         this.state = base;
     }
 
-    /**
-     * Folds one event; {@code null} stands for a type this version does not know, which changes nothing. The
-     * step holds the state before the event and the one after it: a tool that reads the state before once the
-     * event is folded relies on old states staying readable, so the tools read them apart ({@link #prepare},
-     * {@link #complete}); the trace still reads both here.
-     */
-    public FoldStep apply(long seq, EngineEvent logEvent) {
-        FoldStep prepared = prepare(seq, logEvent);
-        EngineState before = prepared.before();
-        return complete(prepared).withBefore(before);
+    /** Folds one event ({@code null}: a type this version does not know, which changes nothing); the step folded. */
+    public FoldStep fold(long seq, EngineEvent logEvent) {
+        return complete(prepare(seq, logEvent));
     }
 
     /**
-     * The first half of {@link #apply}: the event put in token-derived keys against the current state, not
-     * folded yet. The step's {@code before} is the current state and its {@code after} is {@code null}; read
-     * what the event is judged or explained against now, then {@link #complete} it. Only the newest state is
-     * read (contract of a fold in place): nothing should keep {@code before} past {@code complete}.
+     * The first half of a fold: the event put in token-derived keys against the current state, not folded yet.
+     * The step's {@code before} is the current state and its {@code after} is {@code null}; read what the event
+     * is judged or explained against now, then {@link #complete} it. The state is folded in place, so
+     * {@code before} reads as the state before the event only until {@code complete}: nothing keeps it past that.
      */
     public FoldStep prepare(long seq, EngineEvent logEvent) {
         if (pending != null) {

@@ -157,7 +157,7 @@ final class BenchCommand implements Callable<Integer> {
         try (LogScan scan = LogScan.open(file, "bench", false)) {
             LogFold fold = new LogFold(scan.base());
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
-                fold.apply(entry.seq(), entry.event());
+                fold.fold(entry.seq(), entry.event());
             }
         }
     }

@@ -80,7 +80,7 @@ final class ReplayCommand implements Callable<Integer> {
         LogFold fold = new LogFold(scan.base());
         Reach reach = new Reach();
         for (LogEntry entry = scan.next(); reach.takes(entry); entry = scan.next()) {
-            fold.apply(entry.seq(), entry.event());
+            fold.fold(entry.seq(), entry.event());
         }
         if (reach.pastTheEnd(scan)) {
             return pastTheEnd(reach.lastSeq(scan));

@@ -47,8 +47,8 @@ class ForeignRewriteTest {
         LogFold foreignFold = new LogFold();
         for (int i = 0; i < ours.size(); i++) {
             violations.addAll(auditor.check(foreign.get(i).seq(), foreign.get(i).event()));
-            ourFold.apply(ours.get(i).seq(), ours.get(i).event());
-            foreignFold.apply(foreign.get(i).seq(), foreign.get(i).event());
+            ourFold.fold(ours.get(i).seq(), ours.get(i).event());
+            foreignFold.fold(foreign.get(i).seq(), foreign.get(i).event());
             assertEquals(figures(ourFold.state()), figures(foreignFold.state()), "after seq " + ours.get(i).seq());
         }
 

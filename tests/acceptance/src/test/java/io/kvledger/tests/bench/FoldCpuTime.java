@@ -72,7 +72,7 @@ public final class FoldCpuTime {
     private static void replay(List<LogEntry> entries) {
         LogFold fold = new LogFold();
         for (LogEntry entry : entries) {
-            fold.apply(entry.seq(), entry.event());
+            fold.fold(entry.seq(), entry.event());
         }
     }
 

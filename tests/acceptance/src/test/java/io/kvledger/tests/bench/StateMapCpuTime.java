@@ -1,7 +1,7 @@
 package io.kvledger.tests.bench;
 
-import io.kvledger.domain.state.VersionedHashMap;
-import io.kvledger.domain.state.VersionedTreeMap;
+import io.kvledger.domain.state.StateHashMap;
+import io.kvledger.domain.state.StateTreeMap;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
 import java.lang.management.ManagementFactory;
@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * The state's maps as a fold uses them, against the Vavr maps they replaced, in one process, in turn: a put
- * (one in five a remove) on the newest map and a read of the map before it, as the audit reads the state
- * before an event; 400 request ids, and job ids that grow at the end and end a few hundred later. This thread's
+ * (one in five a remove) and a read of another key, as the fold changes and reads the state (in place, for the
+ * state's maps); 400 request ids, and job ids that grow at the end and end a few hundred later. This thread's
  * CPU per operation (docs/performance.md).
  *
  * <pre>java -cp infrastructure/cli/target/kvledger.jar:tests/acceptance/target/test-classes \
@@ -34,12 +34,12 @@ public final class StateMapCpuTime {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         for (int round = 1; round <= rounds; round++) {
             long vavrHash = cpu(StateMapCpuTime::vavrHash);
-            long versionedHash = cpu(StateMapCpuTime::versionedHash);
+            long inPlaceHash = cpu(StateMapCpuTime::inPlaceHash);
             long vavrTree = cpu(StateMapCpuTime::vavrTree);
-            long versionedTree = cpu(StateMapCpuTime::versionedTree);
+            long inPlaceTree = cpu(StateMapCpuTime::inPlaceTree);
             System.out.printf(Locale.ROOT, "round %d: hash map %.1f ns/op against Vavr's %.1f (%.2fx); tree map %.1f against %.1f (%.2fx)%n",
-                    round, versionedHash / (double) OPERATIONS, vavrHash / (double) OPERATIONS, versionedHash / (double) vavrHash,
-                    versionedTree / (double) OPERATIONS, vavrTree / (double) OPERATIONS, versionedTree / (double) vavrTree);
+                    round, inPlaceHash / (double) OPERATIONS, vavrHash / (double) OPERATIONS, inPlaceHash / (double) vavrHash,
+                    inPlaceTree / (double) OPERATIONS, vavrTree / (double) OPERATIONS, inPlaceTree / (double) vavrTree);
         }
         if (sink == 42) {
             System.out.println();
@@ -55,38 +55,34 @@ public final class StateMapCpuTime {
     private static void vavrHash() {
         HashMap<String, Integer> map = HashMap.empty();
         for (int i = 0; i < OPERATIONS; i++) {
-            HashMap<String, Integer> before = map;
             String id = IDS[(i * 7) % IDS.length];
             map = i % 5 == 4 ? map.remove(id) : map.put(id, i);
-            sink += before.getOrElse(IDS[i % IDS.length], 0);
+            sink += map.getOrElse(IDS[i % IDS.length], 0);
         }
     }
 
-    private static void versionedHash() {
-        VersionedHashMap<String, Integer> map = VersionedHashMap.empty();
+    private static void inPlaceHash() {
+        StateHashMap<String, Integer> map = StateHashMap.empty();
         for (int i = 0; i < OPERATIONS; i++) {
-            VersionedHashMap<String, Integer> before = map;
             String id = IDS[(i * 7) % IDS.length];
             map = i % 5 == 4 ? map.remove(id) : map.put(id, i);
-            sink += before.getOrElse(IDS[i % IDS.length], 0);
+            sink += map.getOrElse(IDS[i % IDS.length], 0);
         }
     }
 
     private static void vavrTree() {
         TreeMap<Long, Integer> map = TreeMap.empty();
         for (int i = 0; i < OPERATIONS; i++) {
-            TreeMap<Long, Integer> before = map;
             map = (i & 1) == 0 ? map.put((long) i, i) : map.remove((long) i - 301);
-            sink += before.getOrElse((long) i - 150, 0);
+            sink += map.getOrElse((long) i - 150, 0);
         }
     }
 
-    private static void versionedTree() {
-        VersionedTreeMap<Long, Integer> map = VersionedTreeMap.empty();
+    private static void inPlaceTree() {
+        StateTreeMap<Long, Integer> map = StateTreeMap.empty();
         for (int i = 0; i < OPERATIONS; i++) {
-            VersionedTreeMap<Long, Integer> before = map;
             map = (i & 1) == 0 ? map.put((long) i, i) : map.remove((long) i - 301);
-            sink += before.getOrElse((long) i - 150, 0);
+            sink += map.getOrElse((long) i - 150, 0);
         }
     }
 }

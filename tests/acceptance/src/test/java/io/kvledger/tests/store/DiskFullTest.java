@@ -97,12 +97,12 @@ class DiskFullTest {
             SteadyWorkload workload = new SteadyWorkload(PROMPT_TOKENS);
             try (KvLedger ledger = FileStores.builder(JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, 0))
                     .config(SteadyWorkload.config(PROMPT_TOKENS)).build()) {
-                returned.add(ledger.state());
+                returned.add(ledger.state().copy()); // copies: the state is folded in place at the next step
                 StepResult result = null;
                 for (int step = 0; step < 10_000 && failure == null; step++) {
                     try {
                         result = ledger.step(workload.next(result));
-                        returned.add(result.state());
+                        returned.add(result.state().copy());
                     } catch (RuntimeException e) {
                         failure = e;
                     }

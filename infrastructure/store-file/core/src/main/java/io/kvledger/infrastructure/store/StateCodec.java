@@ -18,10 +18,10 @@ import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.VersionedHashMap;
-import io.kvledger.domain.state.VersionedMap;
+import io.kvledger.domain.state.StateHashMap;
+import io.kvledger.domain.state.StateMap;
 import io.kvledger.domain.state.VersionedQueue;
-import io.kvledger.domain.state.VersionedTreeMap;
+import io.kvledger.domain.state.StateTreeMap;
 import io.vavr.Tuple;
 import io.vavr.Tuple2;
 import io.vavr.collection.HashMap;
@@ -86,9 +86,9 @@ final class StateCodec {
                 out.writeEndArray();
             }
         });
-        module.addSerializer((Class) VersionedMap.class, new JsonSerializer<VersionedMap<Object, Object, ?>>() {
+        module.addSerializer((Class) StateMap.class, new JsonSerializer<StateMap<Object, Object, ?>>() {
             @Override
-            public void serialize(VersionedMap<Object, Object, ?> map, JsonGenerator out, SerializerProvider provider)
+            public void serialize(StateMap<Object, Object, ?> map, JsonGenerator out, SerializerProvider provider)
                     throws IOException {
                 out.writeStartArray();
                 for (java.util.Map.Entry<Object, Object> entry : map.entries()) {
@@ -125,8 +125,8 @@ final class StateCodec {
             public JsonDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config, BeanDescription bean)
                     throws com.fasterxml.jackson.databind.JsonMappingException {
                 Class<?> raw = type.getRawClass();
-                if (raw == HashMap.class || raw == TreeMap.class || raw == VersionedHashMap.class
-                        || raw == VersionedTreeMap.class) {
+                if (raw == HashMap.class || raw == TreeMap.class || raw == StateHashMap.class
+                        || raw == StateTreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
                 }
                 if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class || raw == VersionedQueue.class) {
@@ -165,13 +165,13 @@ final class StateCodec {
                 }
                 entries.add(Tuple.of(key, value));
             }
-            if (kind == VersionedHashMap.class || kind == VersionedTreeMap.class) {
+            if (kind == StateHashMap.class || kind == StateTreeMap.class) {
                 List<java.util.Map.Entry<Object, Object>> pairs = new ArrayList<>(entries.size());
                 for (Tuple2<Object, Object> entry : entries) {
                     pairs.add(new java.util.AbstractMap.SimpleImmutableEntry<>(entry._1, entry._2));
                 }
-                return kind == VersionedHashMap.class ? VersionedHashMap.ofEntries(pairs)
-                        : VersionedTreeMap.ofEntries((List) pairs);
+                return kind == StateHashMap.class ? StateHashMap.ofEntries(pairs)
+                        : StateTreeMap.ofEntries((List) pairs);
             }
             return kind == HashMap.class ? HashMap.ofEntries(entries)
                     : TreeMap.ofEntries((Comparator) Comparator.naturalOrder(), (Iterable) entries);

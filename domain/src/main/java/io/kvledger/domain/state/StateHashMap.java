@@ -4,24 +4,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link VersionedMap} on a hash table that iterates, prints and snapshots in its keys' natural order (request
+ * A {@link StateMap} on a hash table that iterates, prints and snapshots in its keys' natural order (request
  * ids and block ids ascending): a canonical order, the same whatever the table's hashing, so nothing a user sees
  * depends on it. Its keys are {@link Comparable}. Lookups and changes cost a hash table's; only iterating the whole map sorts.
  */
-public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHashMap<K, V>> {
+public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>> {
 
-    private VersionedHashMap(Object lock, Map<K, V> table, int changes) {
-        super(lock, table, changes);
+    private StateHashMap(Map<K, V> table) {
+        super(table);
     }
 
-    /** A new, empty map: the start of a line of its own. */
-    public static <K, V> VersionedHashMap<K, V> empty() {
-        return new VersionedHashMap<>(new Object(), new java.util.HashMap<>(), 0);
+    /** A new, empty map. */
+    public static <K, V> StateHashMap<K, V> empty() {
+        return new StateHashMap<>(new java.util.HashMap<>());
     }
 
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
-    public static <K, V> VersionedHashMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
-        return new VersionedHashMap<>(new Object(), filled(new java.util.HashMap<>(), entries), 0);
+    public static <K, V> StateHashMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
+        return new StateHashMap<>(filled(new java.util.HashMap<>(), entries));
     }
 
     /** The keys in order (a persistent copy). */
@@ -30,8 +30,8 @@ public final class VersionedHashMap<K, V> extends VersionedMap<K, V, VersionedHa
     }
 
     @Override
-    protected VersionedHashMap<K, V> make(Object lock, Map<K, V> table, int changes) {
-        return new VersionedHashMap<>(lock, table, changes);
+    protected StateHashMap<K, V> make(Map<K, V> table) {
+        return new StateHashMap<>(table);
     }
 
     @Override
