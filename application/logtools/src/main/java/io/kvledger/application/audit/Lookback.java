@@ -87,11 +87,8 @@ final class Lookback {
         return state;
     }
 
-    /**
-     * A copy nobody else folds. The state's maps keep every older state readable today, so the state itself is
-     * that copy; once the fold changes its state in place, this is where a deep copy is taken.
-     */
+    /** A copy nobody else folds: the log's fold changes its state in place. */
     private static EngineState privateCopy(EngineState state) {
-        return state;
+        return state.copy();
     }
 }

@@ -1,6 +1,7 @@
 package io.kvledger.application.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,6 +117,7 @@ class LookbackTest {
         lookback.restart(live); // the checkpoint is the live state's copy from here
         EngineState rebuilt = lookback.at(lookback.position());
         EngineState again = lookback.at(lookback.position());
+        assertNotSame(rebuilt, again, "each rebuild is a state of its own");
         EngineState expected = foldedFromTheStart(events, events.size());
         // Fold more into the live state and into one rebuilt state: neither the other nor the checkpoint moves.
         List<EngineEvent> more = all.subList(events.size(), all.size());
