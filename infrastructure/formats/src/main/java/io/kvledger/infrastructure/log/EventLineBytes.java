@@ -5,6 +5,7 @@ import io.kvledger.domain.event.BlocksReleased;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.event.ChunksEvicted;
 import io.kvledger.domain.event.ChunksStored;
+import io.kvledger.domain.event.CommandRejected;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.event.LoadJobCompleted;
@@ -35,8 +36,8 @@ import java.util.List;
  * ({@code EventLineFields}), without a generator, a serializer or a reflective accessor per field. A simulation
  * writes a million lines in a second or two, and through Jackson each cost about 1 µs of C1's code, a quarter of
  * the checking thread. What it does not lay out itself it declines, appending nothing, and the caller writes that
- * line through Jackson: the configuration, a rejection, a string JSON escapes or that is not ASCII, a per-group
- * entry that is not an integer, a string or null. {@code EventLineBytesTest} holds every line to Jackson's bytes.
+ * line through Jackson: the configuration, a string JSON escapes or that is not ASCII, a per-group entry or a
+ * rejection's id that is not an integer, a string or null. {@code EventLineBytesTest} holds every line to Jackson's bytes.
  * Not thread-safe.
  */
 final class EventLineBytes {
@@ -65,6 +66,10 @@ final class EventLineBytes {
     private static final byte[] SKIP_READING_PREFIX_CACHE = field("skipReadingPrefixCache");
     private static final byte[] JOB_IDS = field("jobIds");
     private static final byte[] STALE_BELOW_JOB_ID = field("staleBelowJobId");
+    private static final byte[] LINE = field("line");
+    private static final byte[] CMD = field("cmd");
+    private static final byte[] CODE = field("code");
+    private static final byte[] MESSAGE = field("message");
 
     private static final byte[] TOKENS_COMPUTED = type(TokensComputed.class);
     private static final byte[] TOKENS_APPENDED = type(TokensAppended.class);
@@ -88,6 +93,7 @@ final class EventLineBytes {
     private static final byte[] WINDOW_BLOCKS_FREED = type(WindowBlocksFreed.class);
     private static final byte[] STORE_DEFERRED = type(StoreDeferred.class);
     private static final byte[] CACHE_RESET = type(CacheReset.class);
+    private static final byte[] COMMAND_REJECTED = type(CommandRejected.class);
 
     /** {@code Long.MIN_VALUE}'s 20 characters, the longest number. */
     private static final int MAX_NUMBER = 20;
@@ -225,11 +231,28 @@ final class EventLineBytes {
             open(seq, STORE_DEFERRED);
             return string(REQUEST_ID, e.requestId()) && perGroup(CHUNK_INDICES, e.chunkIndices())
                     && string(REASON, e.reason().name());
+        } else if (event instanceof CommandRejected e) {
+            open(seq, COMMAND_REJECTED);
+            // The request or job id only when the command gave one, as a string or an integer as given.
+            return number(LINE, e.line()) && string(CMD, e.cmd()) && string(CODE, e.code().name())
+                    && string(MESSAGE, e.message()) && id(REQUEST_ID, e.requestId()) && id(JOB_ID, e.jobId());
         } else if (event instanceof CacheReset e) {
             open(seq, CACHE_RESET);
             return number(STALE_BELOW_JOB_ID, e.staleBelowJobId());
         }
-        return false; // EngineConfigured, CommandRejected: Jackson's
+        return false; // EngineConfigured: Jackson's
+    }
+
+    /** A rejection's id: left out when absent, else a string or an integer (any other value is Jackson's to write). */
+    private boolean id(byte[] field, Object value) {
+        if (value == null) {
+            return true;
+        } else if (value instanceof String text) {
+            return string(field, text);
+        } else if (value instanceof Long number) {
+            return number(field, number);
+        }
+        return false;
     }
 
     private void open(long seq, byte[] type) {
