@@ -49,7 +49,9 @@ final class StepLoop {
 
     void run() {
         long now = 0;
-        List<EngineEvent> seen = List.of();
+        // The events of the step under way the host has seen: counted, and cut out only if the step throws.
+        List<EngineEvent> stepEvents = List.of();
+        int seen = 0;
         boolean finished = false;
         long started = CPU.getCurrentThreadCpuTime();
         try {
@@ -82,10 +84,11 @@ final class StepLoop {
                     StepResult result = step(ledger, entries, now);
                     summary.engineCpuNanos += CPU.getCurrentThreadCpuTime() - before;
                     List<EngineEvent> events = result.events();
+                    stepEvents = events;
                     for (int i = 0; i < events.size(); i++) {
                         EngineEvent event = events.get(i);
                         seq++;
-                        seen = events.subList(0, i + 1);
+                        seen = i + 1;
                         host.observe(event, now);
                         summary.count(event);
                         if (event instanceof RequestFinished || event instanceof RequestAborted) {
@@ -118,7 +121,8 @@ final class StepLoop {
                     if (!hostFindings.isEmpty() || stuck != null) {
                         return; // the checking side fails the run at this step
                     }
-                    seen = List.of();
+                    stepEvents = List.of();
+                    seen = 0;
                     finished = false;
                 }
                 summary.refused = host.refused;
@@ -130,7 +134,7 @@ final class StepLoop {
             throw failed; // the checking side's failure, not the loop's
         } catch (Throwable error) {
             if (!stopped.getAsBoolean()) {
-                sink.accept(new Stepped.Thrown(now, List.copyOf(seen), finished, error));
+                sink.accept(new Stepped.Thrown(now, List.copyOf(stepEvents.subList(0, seen)), finished, error));
             }
         }
     }
