@@ -37,14 +37,24 @@ final class StepLoop {
     private final Function<EngineConfig, KvLedger> engines;
     private final Consumer<Stepped> sink;
     private final BooleanSupplier stopped;
+    /**
+     * Whether this thread's CPU clock is read around each step and hand-off: four reads a step, each a system
+     * call of 1 to 6 µs on a virtual machine, so only when asked ({@link Simulator#timed}).
+     */
+    private final boolean timed;
     private long handing;
 
     StepLoop(SimulationOptions options, Function<EngineConfig, KvLedger> engines, Consumer<Stepped> sink,
-             BooleanSupplier stopped) {
+             BooleanSupplier stopped, boolean timed) {
         this.options = options;
         this.engines = engines;
         this.sink = sink;
         this.stopped = stopped;
+        this.timed = timed;
+    }
+
+    private long cpuNanos() {
+        return timed ? CPU.getCurrentThreadCpuTime() : 0;
     }
 
     void run() {
@@ -53,7 +63,7 @@ final class StepLoop {
         List<EngineEvent> stepEvents = List.of();
         int seen = 0;
         boolean finished = false;
-        long started = CPU.getCurrentThreadCpuTime();
+        long started = cpuNanos();
         try {
             EngineConfig config = options.engineConfig();
             SplittableRandom random = options.workloadRandom();
@@ -80,9 +90,9 @@ final class StepLoop {
                     for (EngineCommand command : commands) {
                         entries.add(new StepEntry(++line, command));
                     }
-                    long before = CPU.getCurrentThreadCpuTime();
+                    long before = cpuNanos();
                     StepResult result = step(ledger, entries, now);
-                    summary.engineCpuNanos += CPU.getCurrentThreadCpuTime() - before;
+                    summary.engineCpuNanos += cpuNanos() - before;
                     List<EngineEvent> events = result.events();
                     stepEvents = events;
                     for (int i = 0; i < events.size(); i++) {
@@ -126,7 +136,7 @@ final class StepLoop {
                     finished = false;
                 }
                 summary.refused = host.refused;
-                summary.steppingCpuNanos = CPU.getCurrentThreadCpuTime() - started - handing;
+                summary.steppingCpuNanos = cpuNanos() - started - handing;
                 end = new Stepped.End(ledger.state(), summary);
             }
             sink.accept(end);
@@ -141,9 +151,9 @@ final class StepLoop {
 
     /** Hands an outcome on; the time it takes (the checks themselves, on one thread) is not the stepping's. */
     private void hand(Stepped stepped) {
-        long before = CPU.getCurrentThreadCpuTime();
+        long before = cpuNanos();
         sink.accept(stepped);
-        handing += CPU.getCurrentThreadCpuTime() - before;
+        handing += cpuNanos() - before;
     }
 
     private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {
