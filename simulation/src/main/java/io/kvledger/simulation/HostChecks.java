@@ -9,9 +9,7 @@ import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.BlockTable;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the simulated host checks online, from its own side: it never writes a GPU block that a
@@ -26,6 +24,12 @@ final class HostChecks {
     static final int WHOLE_TABLES_EVERY = 64;
 
     private final List<Finding> findings = new ArrayList<>();
+    /**
+     * Per GPU block, the entries of the table being checked that name it and no transfer block has matched yet:
+     * a scratch count of {@link #transferScheduled}, all zero between calls (a job is checked in its table's length
+     * without a map per job).
+     */
+    private int[] held = new int[64];
     private long seq;
 
     void at(long lastSeq) {
@@ -86,15 +90,17 @@ final class HostChecks {
         }
         for (int g = 0; g < blocks.groupCount(); g++) {
             List<Integer> table = request.table(g);
-            Map<Integer, Integer> held = new HashMap<>(); // each table entry names one block once, as List.remove would
-            for (Integer block : table) {
+            for (Integer block : table) { // each table entry names one block once, as List.remove would
                 if (block != null) {
-                    held.merge(block, 1, Integer::sum);
+                    if (block >= held.length) {
+                        held = java.util.Arrays.copyOf(held, Math.max(block + 1, 2 * held.length));
+                    }
+                    held[block]++;
                 }
             }
             for (Integer block : blocks.group(g)) {
-                if (block != null && held.getOrDefault(block, 0) > 0) {
-                    held.merge(block, -1, Integer::sum);
+                if (block != null && block >= 0 && block < held.length && held[block] > 0) {
+                    held[block]--;
                 } else {
                     fail(AuditCode.STORE_BEYOND_ALLOCATED, request.id, "job " + jobId + " names block " + block
                             + ", which the host did not give the request (table " + table
@@ -103,6 +109,11 @@ final class HostChecks {
                 if (block != null && !store && !workers.on(block).isEmpty()) {
                     fail(CheckCode.WRITE_DURING_TRANSFER, request.id, "load " + jobId + " writes block " + block
                             + " while job " + workers.on(block).get(0).jobId() + " still touches it");
+                }
+            }
+            for (Integer block : table) {
+                if (block != null) {
+                    held[block] = 0;
                 }
             }
         }

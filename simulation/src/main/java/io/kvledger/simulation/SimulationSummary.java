@@ -107,12 +107,12 @@ public final class SimulationSummary {
         return rejections.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** CPU seconds the engine's steps took (Axon and the domain), measured on the stepping thread. */
+    /** CPU seconds the engine's steps took (Axon and the domain), measured on the stepping thread; 0 unless {@link Simulator#timed}. */
     public double engineCpuSeconds() {
         return engineCpuNanos / 1e9;
     }
 
-    /** CPU seconds of the stepping thread: the engine's steps and the simulated host's work. */
+    /** CPU seconds of the stepping thread: the engine's steps and the simulated host's work; 0 unless {@link Simulator#timed}. */
     public double steppingCpuSeconds() {
         return steppingCpuNanos / 1e9;
     }

@@ -51,6 +51,7 @@ public final class Simulator {
     private final Function<EngineConfig, KvLedger> engines;
     private final boolean pipelined;
     private final Checks checks;
+    private final boolean timed;
 
     /** Every event is checked by {@link EventLogRules}, {@code kvledger audit}'s rules among them. */
     public Simulator(SimulationOptions options) {
@@ -59,31 +60,42 @@ public final class Simulator {
 
     /** @param audits a further check of every event, a new one per run */
     public Simulator(SimulationOptions options, Supplier<LogCheck> audits) {
-        this(options, audits, Simulator::ledger, Runtime.getRuntime().availableProcessors() > 1, Checks.ALL);
+        this(options, audits, Simulator::ledger, Runtime.getRuntime().availableProcessors() > 1, Checks.ALL, false);
     }
 
     /** @param engines opens the engine to drive (on one thread, not the caller's when pipelined); the real one is {@link #ledger} */
     public Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines) {
-        this(options, audits, engines, false, Checks.ALL);
+        this(options, audits, engines, false, Checks.ALL, false);
     }
 
     private Simulator(SimulationOptions options, Supplier<LogCheck> audits, Function<EngineConfig, KvLedger> engines,
-                      boolean pipelined, Checks checks) {
+                      boolean pipelined, Checks checks, boolean timed) {
         this.options = options;
         this.audits = audits;
         this.engines = engines;
         this.pipelined = pipelined;
         this.checks = checks;
+        this.timed = timed;
     }
 
     /** The same simulation, stepping on a thread of its own ({@code true}) or on the caller's. */
     public Simulator pipelined(boolean onTwoThreads) {
-        return new Simulator(options, audits, engines, onTwoThreads, checks);
+        return new Simulator(options, audits, engines, onTwoThreads, checks, timed);
     }
 
     /** The same simulation with these checks after every step (default {@link Checks#ALL}). */
     public Simulator checks(Checks which) {
-        return new Simulator(options, audits, engines, pipelined, which);
+        return new Simulator(options, audits, engines, pipelined, which, timed);
+    }
+
+    /**
+     * The same simulation, measuring ({@code true}) the stepping thread's CPU and the engine's share of it
+     * ({@link SimulationSummary#steppingCpuSeconds}, {@link SimulationSummary#engineCpuSeconds}; 0 when not
+     * measured, the default): a read of the thread's CPU clock around every step costs the stepping thread
+     * some µs on a virtual machine.
+     */
+    public Simulator timed(boolean measured) {
+        return new Simulator(options, audits, engines, pipelined, checks, measured);
     }
 
     /** The real engine: a {@link KvLedger} that keeps no events (the simulator's log is the record). */
@@ -126,7 +138,7 @@ public final class Simulator {
                 } catch (RuntimeException | Error failure) {
                     throw new CheckerFailed(failure);
                 }
-            }, () -> false).run();
+            }, () -> false, timed).run();
         } catch (CheckerFailed failed) {
             throw StepChecker.unchecked(failed.getCause());
         }
@@ -138,7 +150,7 @@ public final class Simulator {
         AtomicBoolean stopped = new AtomicBoolean();
         Thread stepping = new Thread(() -> {
             try {
-                new StepLoop(options, engines, stepped -> handOn(queue, stepped, stopped), stopped::get).run();
+                new StepLoop(options, engines, stepped -> handOn(queue, stepped, stopped), stopped::get, timed).run();
             } catch (CheckerFailed ignored) {
                 // the checking side stopped the run; it reports why
             }

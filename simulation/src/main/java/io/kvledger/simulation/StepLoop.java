@@ -37,21 +37,33 @@ final class StepLoop {
     private final Function<EngineConfig, KvLedger> engines;
     private final Consumer<Stepped> sink;
     private final BooleanSupplier stopped;
+    /**
+     * Whether this thread's CPU clock is read around each step and hand-off: four reads a step, each a system
+     * call of 1 to 6 µs on a virtual machine, so only when asked ({@link Simulator#timed}).
+     */
+    private final boolean timed;
     private long handing;
 
     StepLoop(SimulationOptions options, Function<EngineConfig, KvLedger> engines, Consumer<Stepped> sink,
-             BooleanSupplier stopped) {
+             BooleanSupplier stopped, boolean timed) {
         this.options = options;
         this.engines = engines;
         this.sink = sink;
         this.stopped = stopped;
+        this.timed = timed;
+    }
+
+    private long cpuNanos() {
+        return timed ? CPU.getCurrentThreadCpuTime() : 0;
     }
 
     void run() {
         long now = 0;
-        List<EngineEvent> seen = List.of();
+        // The events of the step under way the host has seen: counted, and cut out only if the step throws.
+        List<EngineEvent> stepEvents = List.of();
+        int seen = 0;
         boolean finished = false;
-        long started = CPU.getCurrentThreadCpuTime();
+        long started = cpuNanos();
         try {
             EngineConfig config = options.engineConfig();
             SplittableRandom random = options.workloadRandom();
@@ -78,14 +90,15 @@ final class StepLoop {
                     for (EngineCommand command : commands) {
                         entries.add(new StepEntry(++line, command));
                     }
-                    long before = CPU.getCurrentThreadCpuTime();
+                    long before = cpuNanos();
                     StepResult result = step(ledger, entries, now);
-                    summary.engineCpuNanos += CPU.getCurrentThreadCpuTime() - before;
+                    summary.engineCpuNanos += cpuNanos() - before;
                     List<EngineEvent> events = result.events();
+                    stepEvents = events;
                     for (int i = 0; i < events.size(); i++) {
                         EngineEvent event = events.get(i);
                         seq++;
-                        seen = events.subList(0, i + 1);
+                        seen = i + 1;
                         host.observe(event, now);
                         summary.count(event);
                         if (event instanceof RequestFinished || event instanceof RequestAborted) {
@@ -118,11 +131,12 @@ final class StepLoop {
                     if (!hostFindings.isEmpty() || stuck != null) {
                         return; // the checking side fails the run at this step
                     }
-                    seen = List.of();
+                    stepEvents = List.of();
+                    seen = 0;
                     finished = false;
                 }
                 summary.refused = host.refused;
-                summary.steppingCpuNanos = CPU.getCurrentThreadCpuTime() - started - handing;
+                summary.steppingCpuNanos = cpuNanos() - started - handing;
                 end = new Stepped.End(ledger.state(), summary);
             }
             sink.accept(end);
@@ -130,16 +144,16 @@ final class StepLoop {
             throw failed; // the checking side's failure, not the loop's
         } catch (Throwable error) {
             if (!stopped.getAsBoolean()) {
-                sink.accept(new Stepped.Thrown(now, List.copyOf(seen), finished, error));
+                sink.accept(new Stepped.Thrown(now, List.copyOf(stepEvents.subList(0, seen)), finished, error));
             }
         }
     }
 
     /** Hands an outcome on; the time it takes (the checks themselves, on one thread) is not the stepping's. */
     private void hand(Stepped stepped) {
-        long before = CPU.getCurrentThreadCpuTime();
+        long before = cpuNanos();
         sink.accept(stepped);
-        handing += CPU.getCurrentThreadCpuTime() - before;
+        handing += cpuNanos() - before;
     }
 
     private StepResult step(KvLedger ledger, List<StepEntry> entries, long now) {

@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kvledger.application.KvLedger;
 import io.kvledger.application.finding.Finding;
 import io.kvledger.application.engine.StepResult;
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.FlushRequired;
+import io.kvledger.domain.event.StoreJobScheduled;
+import io.kvledger.domain.group.PerGroup;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +64,34 @@ class HostChecksBiteTest {
         List<String> codes = failure.findings().stream().map(f -> f.code().name()).distinct().toList();
         assertTrue(codes.contains("RELEASE_WHILE_IN_FLIGHT") || codes.contains("REUSE_WITHOUT_FLUSH")
                 || codes.contains("WRITE_DURING_TRANSFER"), failure.getMessage());
+    }
+
+    @Test
+    void aStoreOfABlockTheRequestDoesNotHoldIsCaughtByTheHost() {
+        // A block id from beyond the host's pool, and a block the request holds once named twice.
+        assertStoreBeyondAllocated(blocks -> {
+            List<Integer> changed = new ArrayList<>(blocks);
+            changed.set(changed.size() - 1, 1_000_000);
+            return changed;
+        }, "names block 1000000, which the host did not give the request");
+        assertStoreBeyondAllocated(blocks -> {
+            List<Integer> changed = new ArrayList<>(blocks);
+            changed.add(blocks.get(0));
+            return changed;
+        }, "which the host did not give the request");
+    }
+
+    private static void assertStoreBeyondAllocated(UnaryOperator<List<Integer>> rewrite, String reason) {
+        Function<EngineConfig, KvLedger> engines = config -> new RewrittenLedger(Simulator.ledger(config), entries -> entries,
+                result -> new StepResult(result.events().stream().map(event -> event instanceof StoreJobScheduled store
+                        && !store.blockIds().flat().isEmpty()
+                        ? new StoreJobScheduled(store.jobId(), store.requestId(), store.chunkIndices(), store.keys(),
+                                PerGroup.single(rewrite.apply(store.blockIds().flat())))
+                        : event).toList(), result.state()));
+        SimulationFailure failure = assertThrows(SimulationFailure.class, () -> new Simulator(OPTIONS, () -> (seq, event) -> List.of(),
+                engines).checks(Checks.HOST).pipelined(true).run(new Discard()));
+        assertTrue(failure.findings().stream().anyMatch(f -> f.code().name().equals("STORE_BEYOND_ALLOCATED")
+                && f.reason().contains(reason)), failure.getMessage());
     }
 
     private static void simulateWith(SimulationOptions options, Predicate<EngineEvent> dropped) {

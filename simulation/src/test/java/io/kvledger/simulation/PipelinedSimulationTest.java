@@ -118,6 +118,18 @@ class PipelinedSimulationTest {
     }
 
     @Test
+    void theSteppingThreadsCpuIsMeasuredOnlyWhenAsked() {
+        SimulationOptions options = SimulationOptions.DEFAULTS.withRequests(100).withSeed(4);
+        SimulationSummary plain = new Simulator(options).pipelined(true).run(new Discard());
+        assertEquals(0.0, plain.steppingCpuSeconds());
+        assertEquals(0.0, plain.engineCpuSeconds());
+        SimulationSummary timed = new Simulator(options).pipelined(true).timed(true).run(new Discard());
+        assertTrue(timed.engineCpuSeconds() > 0, "the engine's steps take CPU");
+        assertTrue(timed.steppingCpuSeconds() >= timed.engineCpuSeconds(), "the stepping thread runs the engine's steps and the host");
+        assertEquals(plain.events(), timed.events());
+    }
+
+    @Test
     void aListenerThatThrowsStopsTheSteppingThread() {
         RuntimeException broken = new RuntimeException("disk full");
         Simulator.Listener failing = new Simulator.Listener() {

@@ -177,7 +177,7 @@ final class BenchCommand implements Callable<Integer> {
         long thread = threads.getCurrentThreadCpuTime();
         long cpu = processCpu.getAsLong();
         SimulationSummary summary = new Simulator(SimulationOptions.DEFAULTS.withRequests(simulate)).checks(checks)
-                .pipelined(pipelined).run(new Discard());
+                .pipelined(pipelined).timed(true).run(new Discard());
         double[] lap = {seconds(wall), (threads.getCurrentThreadCpuTime() - thread) / 1e9};
         double process = (processCpu.getAsLong() - cpu) / 1e9;
         double stepping = pipelined ? summary.steppingCpuSeconds() : 0;

@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * filled as {@code PostgresFleetBenchmark} fills it (one engine, then four at once, {@code steps} steps
  * each, 300 by default: about 1.6 M events); without a URL a throwaway server is started.
  * {@code -Dkvledger.launcher=PATH} names the launcher ({@code ./kvledger}); extra {@code -Dkvledger.nodeArgs}
- * are passed to {@code fleet node} (for instance {@code --no-audit}).
+ * are passed to {@code fleet node} (for instance {@code --no-audit}); {@code -Dkvledger.pgPort} chooses the throwaway
+ * server's port (51250), {@code -Dkvledger.skipFollow=true} leaves out the following part. The command's rate is
+ * also given after its first 10 s (start-up and compilation behind it).
  */
 public final class FleetNodeCommandBenchmark {
 
@@ -41,7 +43,7 @@ public final class FleetNodeCommandBenchmark {
     public static void main(String[] args) throws Exception {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
-        LocalPostgres server = args.length > 2 ? null : LocalPostgres.start(51250, List.of());
+        LocalPostgres server = args.length > 2 ? null : LocalPostgres.start(Integer.getInteger("kvledger.pgPort", 51250), List.of());
         String url;
         if (server != null) {
             server.createDatabase("bench");
@@ -59,7 +61,9 @@ public final class FleetNodeCommandBenchmark {
                 command(url, store, "cmd_" + run + "_" + round);
                 harness(url, store, "harness_" + run + "_" + round);
             }
-            follow(url, store, "follow_" + run, "follow-" + run, steps);
+            if (!Boolean.getBoolean("kvledger.skipFollow")) {
+                follow(url, store, "follow_" + run, "follow-" + run, steps);
+            }
         } finally {
             if (server != null) {
                 server.close();
@@ -94,18 +98,51 @@ public final class FleetNodeCommandBenchmark {
         long start = System.nanoTime();
         Process node = startCommandNode(url, view);
         Map<String, Double> cpu;
+        long[] tenSeconds;
         try {
-            awaitCaughtUp(queries);
+            tenSeconds = awaitCaughtUpNoting(queries, start, node.pid());
             cpu = threadCpuSeconds(node.pid());
         } finally {
             stop(node);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        long end = System.nanoTime();
+        double seconds = (end - start) / 1e9;
         long events = seen(queries);
         double total = cpu.values().stream().mapToDouble(Double::doubleValue).sum();
         System.out.printf("command (kvledger fleet node %s, view %s): %,d events in %.2f s: %,.0f events/s;"
                 + " the process %.2f s of CPU (%.2f us per event), by thread %s; load %s%n",
                 String.join(" ", nodeArgs()), view, events, seconds, events / seconds, total, total * 1e6 / events, cpu, load());
+        if (tenSeconds != null) {
+            double after = (end - tenSeconds[0]) / 1e9;
+            long eventsAfter = events - tenSeconds[1];
+            double cpuAfter = total - tenSeconds[2] / 1e3;
+            System.out.printf("  after its first 10 s (%,d events seen by then): %,d events in %.2f s: %,.0f events/s;"
+                    + " %.2f s of the process's CPU (%.2f us per event)%n",
+                    tenSeconds[1], eventsAfter, after, eventsAfter / after, cpuAfter, cpuAfter * 1e6 / Math.max(1, eventsAfter));
+        } else {
+            System.out.println("  caught up within its first 10 s");
+        }
+    }
+
+    /**
+     * As {@link #awaitCaughtUp}, noting when the node has run 10 s: [that time, the events seen then, the
+     * process's CPU then in ms]; {@code null} when it caught up sooner.
+     */
+    private static long[] awaitCaughtUpNoting(FleetQueries queries, long start, long pid) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(20).toNanos();
+        long[] tenSeconds = null;
+        while (!queries.caughtUp() || seen(queries) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the view did not catch up in 20 minutes");
+            }
+            if (tenSeconds == null && System.nanoTime() - start >= Duration.ofSeconds(10).toNanos()) {
+                long now = System.nanoTime();
+                double cpu = threadCpuSeconds(pid).values().stream().mapToDouble(Double::doubleValue).sum();
+                tenSeconds = new long[] {now, seen(queries), Math.round(cpu * 1e3)};
+            }
+            Thread.sleep(20);
+        }
+        return tenSeconds;
     }
 
     /**
