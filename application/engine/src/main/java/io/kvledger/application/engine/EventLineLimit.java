@@ -7,6 +7,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RejectionCode;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,6 +39,8 @@ final class EventLineLimit {
     /** What a store line carries beside the event's fields: seq, type, field names, the envelope, the checksum. */
     static final int OVERHEAD = 1024;
 
+    private static final MethodType ACCESSOR = MethodType.methodType(Object.class, Object.class);
+
     private static final ClassValue<MethodHandle[]> FIELDS = new ClassValue<>() {
         @Override
         protected MethodHandle[] computeValue(Class<?> type) {
@@ -51,7 +54,8 @@ final class EventLineLimit {
                     continue; // bounded: counted in the overhead
                 }
                 try {
-                    handles.add(MethodHandles.publicLookup().unreflect(component.getAccessor()));
+                    // Typed (Object)Object once here, so each read is an invokeExact without a per-call type check.
+                    handles.add(MethodHandles.publicLookup().unreflect(component.getAccessor()).asType(ACCESSOR));
                 } catch (IllegalAccessException e) {
                     throw new IllegalStateException("cannot read " + type.getName() + "." + component.getName(), e);
                 }
@@ -108,7 +112,7 @@ final class EventLineLimit {
         for (MethodHandle accessor : FIELDS.get(record.getClass())) {
             Object value;
             try {
-                value = accessor.invoke(record);
+                value = (Object) accessor.invokeExact(record);
             } catch (Throwable e) {
                 throw new IllegalStateException("cannot read a field of " + record.getClass().getName(), e);
             }
