@@ -78,6 +78,15 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
     public static int[] ends(EngineConfig config, RequestState request) {
         int groups = config.groupCount();
         int bound = StoreBound.tokenBound(config, request);
+        // S_g <= max(0, floor(O/C_g)) and s_g >= 0: a group whose token bound reaches no chunk past its cursor
+        // offers nothing, whatever its table and keys. Most decode steps end here, reading neither.
+        boolean reaches = false;
+        for (int g = 0; g < groups && !reaches; g++) {
+            reaches = bound / config.chunkTokens(g) > request.cursor(g);
+        }
+        if (!reaches) {
+            return null;
+        }
         boolean decoding = bound > request.promptLength();
         int[] ends = new int[groups];
         boolean any = false;
