@@ -23,8 +23,6 @@ import java.util.List;
 public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGroup<String> keys,
                            PerGroup<Integer> lacking, PerGroup<String> lackingKeys) {
 
-    private static final int[] NONE = new int[0];
-
     /** No group has a chunk past its cursor: nothing to offer and no cursor moves (most steps of a decode). */
     public static final GroupedOffer NOTHING = new GroupedOffer(List.of(), PerGroup.emptySingle(), PerGroup.emptySingle(),
             PerGroup.emptySingle(), PerGroup.emptySingle());
@@ -104,7 +102,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
     public static int[] offeredChunks(EngineConfig config, RequestState request, int g, int end) {
         int cursor = request.cursor(g);
         if (end <= cursor) {
-            return NONE;
+            return new int[0];
         }
         // A FULL group has neither alignment nor window (and the implicit group need not be built to say so).
         boolean sliding = config.isSliding(g);
@@ -124,6 +122,9 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
 
     /** The keys of group {@code g}'s offered chunks before {@code end}, in chunk order; reads no tier. */
     public static List<String> offeredKeys(EngineConfig config, RequestState request, int g, int end) {
+        if (end <= request.cursor(g)) {
+            return List.of();
+        }
         int[] chunks = offeredChunks(config, request, g, end);
         if (chunks.length == 0) {
             return List.of();
