@@ -7,6 +7,7 @@ import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.event.RejectionCode;
 import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
+import io.kvledger.domain.group.PerGroup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -149,6 +150,9 @@ final class EventLineLimit {
         }
         if (value instanceof Map<?, ?> map) {
             return collection(map.keySet(), budget) + collection(map.values(), budget);
+        }
+        if (value instanceof PerGroup<?> perGroup) {
+            return collection(perGroup.lists(), budget); // written as its list, or a list of lists (contract 7.2)
         }
         return 32 + fields(value, budget);
     }

@@ -98,6 +98,38 @@ class LineLimitPropertyTest {
         }
     }
 
+    /**
+     * A per-group field is bounded by its entries: with one-token blocks and chunks a store job lists a
+     * 32-character key per token, so a prompt whose line is well under the limit can make a
+     * {@code StoreJobScheduled} over it. Its ComputeTokens is refused naming the limit, and every line
+     * written reads back.
+     */
+    @Test
+    void aStoreWhoseKeysCouldBeOverTheLimitIsRefused() throws Exception {
+        int tokens = LIMIT / 32;
+        StringBuilder ids = new StringBuilder("[");
+        for (int b = 0; b < tokens; b++) {
+            ids.append(b == 0 ? "" : ",").append(b);
+        }
+        String scenario = "{\"config\": {\"gpuBlockSize\": 1, \"cpuCapacityChunks\": " + 2 * tokens + "}}\n"
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"r\", \"promptTokens\": " + tokens(tokens) + "}\n"
+                + "{\"cmd\": \"MatchPrefix\", \"requestId\": \"r\"}\n"
+                + "{\"cmd\": \"AllocateBlocks\", \"requestId\": \"r\", \"blockIds\": " + ids.append(']') + "}\n"
+                + "{\"cmd\": \"ComputeTokens\", \"requestId\": \"r\", \"tokens\": " + tokens + "}\n";
+        Path file = Files.writeString(dir.resolve("store.jsonl"), scenario, StandardCharsets.UTF_8);
+        Path log = dir.resolve("store-log.jsonl");
+        Kvledger.Result result = Kvledger.inProcess("run", file.toString(), "-o", log.toString());
+        assertEquals(0, result.exit(), result.stderr());
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (String line : lines) {
+            assertTrue(line.getBytes(StandardCharsets.UTF_8).length < LIMIT, "a line of " + line.length() + " bytes");
+        }
+        assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\": \"CommandRejected\"")
+                && line.contains("\"cmd\": \"ComputeTokens\"") && line.contains("kvledger.maxLineBytes")),
+                "the ComputeTokens is refused for the limit");
+        assertEquals(0, Kvledger.inProcess("audit", log.toString()).exit(), "the log reads back");
+    }
+
     private static String tokens(int count) {
         StringBuilder list = new StringBuilder("[");
         for (int t = 0; t < count; t++) {
