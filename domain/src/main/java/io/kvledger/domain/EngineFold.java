@@ -62,6 +62,16 @@ public final class EngineFold {
         if (state == null) {
             throw new IllegalStateException("the first event must be EngineConfigured, was " + event);
         }
+        // A decode step's two events per request first (each type is tested once, whatever the order).
+        if (event instanceof TokensAppended e) {
+            RequestState request = state.heldRequest(e.requestId());
+            return request == null ? state
+                    : state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
+        }
+        if (event instanceof TokensComputed e) {
+            RequestState request = state.heldRequest(e.requestId());
+            return request == null ? state : RequestFold.afterOfferTrigger(state, request.withComputed(e.numComputedTokens()));
+        }
         if (event instanceof RequestRegistered e) {
             if (state.isKnown(e.requestId())) {
                 return state;
@@ -99,14 +109,8 @@ public final class EngineFold {
         if (event instanceof RequestEvent && request == null) {
             return state; // the rest are about a live request only
         }
-        if (event instanceof TokensComputed e) {
-            return RequestFold.afterOfferTrigger(state, request.withComputed(e.numComputedTokens()));
-        }
         if (event instanceof TokensRejected e) {
             return state.withRequest(request.withComputed(e.numComputedTokens()));
-        }
-        if (event instanceof TokensAppended e) {
-            return state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
         }
         if (event instanceof PrefixMatched e) {
             var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());

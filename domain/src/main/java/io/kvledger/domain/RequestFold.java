@@ -1,9 +1,13 @@
 package io.kvledger.domain;
 
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.rules.GroupedOffer;
+import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The parts of the fold that follow one request through its end. */
 final class RequestFold {
@@ -18,14 +22,35 @@ final class RequestFold {
      * so a log replays to the same state as the live engine.
      */
     static EngineState afterOfferTrigger(EngineState state, RequestState request) {
-        GroupedOffer offer = GroupedOffer.of(state.config(), state.tier(), request);
-        if (offer.isEmpty()) {
-            return state.withRequest(TableFold.advance(request, offer));
+        EngineConfig config = state.config();
+        int[] ends = GroupedOffer.ends(config, request);
+        if (ends == null) {
+            return state.withRequest(request); // nothing past any cursor: most decode steps
         }
-        if (!offer.isHeldWhole()) {
-            return state.withRequest(request);
+        // Only whether the tier holds every offered chunk matters here; the first it lacks means a store
+        // follows (StoreJobScheduled moves the cursors), so the rest of the offer is not derived.
+        CpuTier tier = state.tier();
+        List<List<String>> touched = new ArrayList<>(ends.length);
+        boolean offered = false;
+        for (int g = 0; g < ends.length; g++) {
+            List<String> keys = GroupedOffer.offeredKeys(config, request, g, ends[g]);
+            for (String key : keys) {
+                if (!tier.holds(key)) {
+                    return state.withRequest(request);
+                }
+            }
+            offered |= !keys.isEmpty();
+            touched.add(keys);
         }
-        return state.withRequest(TableFold.advance(request, offer)).withTier(TableFold.touch(state.tier(), offer.keys()));
+        RequestState advanced = TableFold.advance(request, ends);
+        if (!offered) {
+            return state.withRequest(advanced); // every chunk passed over: the cursors move, nothing is touched
+        }
+        // A touch of several groups goes group by group in index order, so a later group's chunks end more recent.
+        for (List<String> keys : touched) {
+            tier = tier.touch(keys);
+        }
+        return state.withRequest(advanced).withTier(tier);
     }
 
     static EngineState terminated(EngineState state, RequestState live, RequestStatus status) {

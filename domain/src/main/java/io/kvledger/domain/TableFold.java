@@ -119,7 +119,8 @@ final class TableFold {
      */
     static EngineState storeScheduled(EngineState state, RequestState request, StoreJobScheduled e, Job job) {
         EngineConfig config = state.config();
-        GroupedOffer offer = GroupedOffer.of(config, state.tier(), request);
+        // The offer's ends and keys; which chunks the tier lacks is the job's own (its keys), so no tier is read.
+        int[] ends = GroupedOffer.ends(config, request);
         RequestState next = request;
         CpuTier tier = state.tier();
         // Chunks only a foreign log stores past the offer: revision 4's fold (one group, contract 7.0) touches them
@@ -127,14 +128,14 @@ final class TableFold {
         boolean touchesPastTheOffer = !config.isGrouped();
         for (int g = 0; g < request.tableCount(); g++) {
             int cursor = request.cursor(g);
-            int offerEnd = offer == GroupedOffer.NOTHING ? cursor : Math.max(cursor, offer.ends().get(g));
+            int offerEnd = ends == null ? cursor : Math.max(cursor, ends[g]);
             int end = offerEnd;
             if (g < e.chunkIndices().groupCount() && !e.chunkIndices().group(g).isEmpty()) {
                 List<Integer> stored = e.chunkIndices().group(g);
                 end = Math.max(end, stored.get(stored.size() - 1) + 1);
             }
             next = next.withCursor(g, end);
-            List<String> touched = offer == GroupedOffer.NOTHING ? List.of() : offer.keys().group(g);
+            List<String> touched = ends == null ? List.of() : GroupedOffer.offeredKeys(config, request, g, ends[g]);
             if (end > offerEnd && touchesPastTheOffer) {
                 touched = new ArrayList<>(touched);
                 for (int chunk = offerEnd; chunk < Math.min(end, request.keyCount(config, g)); chunk++) {
@@ -214,13 +215,13 @@ final class TableFold {
         return touched;
     }
 
-    static RequestState advance(RequestState request, GroupedOffer offer) {
-        if (offer == GroupedOffer.NOTHING) {
-            return request;
-        }
+    /** Every cursor to {@code max(s_g, S_g)}: an offer taken (a store, or a tier that holds it whole). */
+    static RequestState advance(RequestState request, int[] ends) {
         RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
-            next = next.withCursor(g, Math.max(request.cursor(g), offer.ends().get(g)));
+            if (ends[g] > request.cursor(g)) {
+                next = next.withCursor(g, ends[g]);
+            }
         }
         return next;
     }

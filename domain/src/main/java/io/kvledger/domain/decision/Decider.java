@@ -52,10 +52,15 @@ public final class Decider {
 
     private static Decision decideOrThrow(EngineState state, EngineCommand command) {
         Emitter emitter = new Emitter(state);
-        if (command instanceof RequestCommand request && !UnicodeText.isWellFormed(request.requestId())) {
-            throw Rejection.invalidArgument(UnicodeText.problem("requestId", request.requestId()));
+        String addressed;
+        if (command instanceof RequestCommand request) {
+            addressed = request.requestId();
+            if (!UnicodeText.isWellFormed(addressed)) {
+                throw Rejection.invalidArgument(UnicodeText.problem("requestId", addressed));
+            }
+        } else {
+            addressed = command instanceof InvalidCommand invalid && invalid.addressesRequest() ? invalid.requestId() : null;
         }
-        String addressed = addressedRequestId(command);
         if (addressed != null && addressed.isEmpty()) {
             // An empty id names nothing a host could look up (outputs would read "request : ..."): a bad requestId.
             throw Rejection.invalidArgument("requestId must not be empty");
@@ -110,14 +115,6 @@ public final class Decider {
             throw Rejection.of(RejectionCode.REQUEST_TERMINATED, "request " + requestId + " is " + status);
         }
         return request;
-    }
-
-    /** The request id a command gives, or {@code null} when it gives none. */
-    private static String addressedRequestId(EngineCommand command) {
-        if (command instanceof RequestCommand request) {
-            return request.requestId();
-        }
-        return command instanceof InvalidCommand invalid && invalid.addressesRequest() ? invalid.requestId() : null;
     }
 
     /** A command whose fields could not be read still names its request before its bad field. */

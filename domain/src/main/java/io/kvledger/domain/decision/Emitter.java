@@ -13,13 +13,24 @@ import java.util.List;
 final class Emitter {
 
     private final EngineState state;
-    private final List<EngineEvent> events = new ArrayList<>(4);
+    /** The first event; most commands of a decode step make exactly one, kept without a list. */
+    private EngineEvent first;
+    /** Every event once there are two or more. */
+    private List<EngineEvent> events;
 
     Emitter(EngineState state) {
         this.state = state;
     }
 
     void emit(EngineEvent event) {
+        if (first == null) {
+            first = java.util.Objects.requireNonNull(event, "event");
+            return;
+        }
+        if (events == null) {
+            events = new ArrayList<>(4);
+            events.add(first);
+        }
         events.add(event);
     }
 
@@ -29,6 +40,7 @@ final class Emitter {
     }
 
     Decision.Accepted accepted() {
-        return new Decision.Accepted(events);
+        // An immutable list is taken by Accepted as it is (List.copyOf), so one event costs no copy.
+        return new Decision.Accepted(events != null ? events : first != null ? List.of(first) : List.of());
     }
 }

@@ -1,12 +1,12 @@
 package io.kvledger.domain.rules;
 
 import io.kvledger.domain.config.EngineConfig;
-import io.kvledger.domain.config.KvCacheGroup;
 import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.BlockTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,37 +32,22 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
     }
 
     private static GroupedOffer derive(EngineConfig config, CpuTier tier, RequestState request) {
-        int groups = config.groupCount();
-        int bound = StoreBound.tokenBound(config, request);
-        boolean decoding = bound > request.promptLength();
-        boolean any = false;
-        for (int g = 0; g < groups && !any; g++) {
-            any = storableChunks(config, request, g, bound, decoding) > request.cursor(g);
-        }
-        if (!any) {
+        int[] ends = ends(config, request);
+        if (ends == null) {
             return NOTHING;
         }
-        int f = config.blocksPerChunk();
-        List<Integer> ends = new ArrayList<>(groups);
+        int groups = ends.length;
         List<List<Integer>> chunks = new ArrayList<>(groups);
         List<List<String>> keys = new ArrayList<>(groups);
         List<List<Integer>> lacking = new ArrayList<>(groups);
         List<List<String>> lackingKeys = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
-            KvCacheGroup group = config.group(g);
-            BlockTable table = request.table(g);
-            int end = storableChunks(config, request, g, bound, decoding);
-            ends.add(end);
+            int end = ends[g];
             List<Integer> offered = new ArrayList<>();
             List<String> offeredKeys = new ArrayList<>();
             List<Integer> missing = new ArrayList<>();
             List<String> missingKeys = new ArrayList<>();
-            int alignment = config.alignment(g);
-            int reach = config.windowChunks(g) + group.eagleChunks();
-            for (int chunk = request.cursor(g); chunk < end; chunk++) {
-                if (hasNullEntry(table, chunk, f) || passedOver(chunk, end, alignment, reach)) {
-                    continue;
-                }
+            for (int chunk : offeredChunks(config, request, g, end)) {
                 String key = request.key(config, g, chunk);
                 offered.add(chunk);
                 offeredKeys.add(key);
@@ -76,8 +61,79 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
             lacking.add(missing);
             lackingKeys.add(missingKeys);
         }
-        return new GroupedOffer(List.copyOf(ends), PerGroup.of(chunks), PerGroup.of(keys), PerGroup.of(lacking),
+        List<Integer> endList = new ArrayList<>(groups);
+        for (int end : ends) {
+            endList.add(end);
+        }
+        return new GroupedOffer(List.copyOf(endList), PerGroup.of(chunks), PerGroup.of(keys), PerGroup.of(lacking),
                 PerGroup.of(lackingKeys));
+    }
+
+    /**
+     * {@code S_g} of every group, or {@code null} when no group has a chunk past its cursor (the offer is
+     * {@link #NOTHING}). Reads no tier: what a fold needs to move cursors, without the tier's answers.
+     */
+    public static int[] ends(EngineConfig config, RequestState request) {
+        int groups = config.groupCount();
+        int bound = StoreBound.tokenBound(config, request);
+        // S_g <= max(0, floor(O/C_g)) and s_g >= 0: a group whose token bound reaches no chunk past its cursor
+        // offers nothing, whatever its table and keys. Most decode steps end here, reading neither.
+        boolean reaches = false;
+        for (int g = 0; g < groups && !reaches; g++) {
+            reaches = bound / config.chunkTokens(g) > request.cursor(g);
+        }
+        if (!reaches) {
+            return null;
+        }
+        boolean decoding = bound > request.promptLength();
+        int[] ends = new int[groups];
+        boolean any = false;
+        for (int g = 0; g < groups; g++) {
+            ends[g] = storableChunks(config, request, g, bound, decoding);
+            any |= ends[g] > request.cursor(g);
+        }
+        return any ? ends : null;
+    }
+
+    /**
+     * Group {@code g}'s offered chunks before {@code end}, from its cursor, ascending: those whose table entries
+     * are not null and that the alignment does not pass over. Reads no tier.
+     */
+    public static int[] offeredChunks(EngineConfig config, RequestState request, int g, int end) {
+        int cursor = request.cursor(g);
+        if (end <= cursor) {
+            return new int[0];
+        }
+        // A FULL group has neither alignment nor window (and the implicit group need not be built to say so).
+        boolean sliding = config.isSliding(g);
+        int alignment = sliding ? config.alignment(g) : 0;
+        int reach = (sliding ? config.windowChunks(g) : 0) + config.eagleChunks(g);
+        BlockTable table = request.table(g);
+        int f = config.blocksPerChunk();
+        int[] offered = new int[end - cursor];
+        int count = 0;
+        for (int chunk = cursor; chunk < end; chunk++) {
+            if (!hasNullEntry(table, chunk, f) && !passedOver(chunk, end, alignment, reach)) {
+                offered[count++] = chunk;
+            }
+        }
+        return count == offered.length ? offered : Arrays.copyOf(offered, count);
+    }
+
+    /** The keys of group {@code g}'s offered chunks before {@code end}, in chunk order; reads no tier. */
+    public static List<String> offeredKeys(EngineConfig config, RequestState request, int g, int end) {
+        if (end <= request.cursor(g)) {
+            return List.of();
+        }
+        int[] chunks = offeredChunks(config, request, g, end);
+        if (chunks.length == 0) {
+            return List.of();
+        }
+        List<String> keys = new ArrayList<>(chunks.length);
+        for (int chunk : chunks) {
+            keys.add(request.key(config, g, chunk));
+        }
+        return keys;
     }
 
     /**

@@ -70,6 +70,75 @@ class LineLimitPropertyTest {
     }
 
     /**
+     * A decoded token's own event is bounded too: an AppendTokens line under the limit whose
+     * {@code TokensAppended} could be over it (each one-digit token {@code 1,} is written {@code 1, }) is
+     * refused naming the limit; a smaller one is taken.
+     */
+    @Test
+    void anAppendWhoseEventCouldBeOverTheLimitIsRefused() throws Exception {
+        int over = LIMIT / 3 + 64;
+        int under = LIMIT / 6;
+        String scenario = "{\"config\": {\"gpuBlockSize\": 16}}\n"
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"r\", \"promptTokens\": [1, 2, 3]}\n"
+                + "{\"cmd\": \"AppendTokens\", \"requestId\": \"r\", \"tokens\": " + tokens(over) + "}\n"
+                + "{\"cmd\": \"AppendTokens\", \"requestId\": \"r\", \"tokens\": " + tokens(under) + "}\n";
+        Path file = Files.writeString(dir.resolve("append.jsonl"), scenario, StandardCharsets.UTF_8);
+        Path log = dir.resolve("append-log.jsonl");
+        Kvledger.Result result = Kvledger.inProcess("run", file.toString(), "-o", log.toString());
+        assertEquals(0, result.exit(), result.toString());
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\": \"CommandRejected\"")
+                && line.contains("\"cmd\": \"AppendTokens\"") && line.contains("kvledger.maxLineBytes")),
+                "the long append is refused for the limit");
+        assertEquals(List.of(3 + under), lines.stream().filter(line -> line.contains("\"type\": \"TokensAppended\""))
+                .map(line -> Integer.parseInt(line.replaceAll(".*\"numTokens\": (\\d+).*", "$1"))).toList(),
+                "only the short one is taken");
+        for (String line : lines) {
+            assertTrue(line.getBytes(StandardCharsets.UTF_8).length < LIMIT, "a line of " + line.length() + " bytes");
+        }
+    }
+
+    /**
+     * A per-group field is bounded by its entries: with one-token blocks and chunks a store job lists a
+     * 32-character key per token, so a prompt whose line is well under the limit can make a
+     * {@code StoreJobScheduled} over it. Its ComputeTokens is refused naming the limit, and every line
+     * written reads back.
+     */
+    @Test
+    void aStoreWhoseKeysCouldBeOverTheLimitIsRefused() throws Exception {
+        int tokens = LIMIT / 32;
+        StringBuilder ids = new StringBuilder("[");
+        for (int b = 0; b < tokens; b++) {
+            ids.append(b == 0 ? "" : ",").append(b);
+        }
+        String scenario = "{\"config\": {\"gpuBlockSize\": 1, \"cpuCapacityChunks\": " + 2 * tokens + "}}\n"
+                + "{\"cmd\": \"RegisterRequest\", \"requestId\": \"r\", \"promptTokens\": " + tokens(tokens) + "}\n"
+                + "{\"cmd\": \"MatchPrefix\", \"requestId\": \"r\"}\n"
+                + "{\"cmd\": \"AllocateBlocks\", \"requestId\": \"r\", \"blockIds\": " + ids.append(']') + "}\n"
+                + "{\"cmd\": \"ComputeTokens\", \"requestId\": \"r\", \"tokens\": " + tokens + "}\n";
+        Path file = Files.writeString(dir.resolve("store.jsonl"), scenario, StandardCharsets.UTF_8);
+        Path log = dir.resolve("store-log.jsonl");
+        Kvledger.Result result = Kvledger.inProcess("run", file.toString(), "-o", log.toString());
+        assertEquals(0, result.exit(), result.stderr());
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (String line : lines) {
+            assertTrue(line.getBytes(StandardCharsets.UTF_8).length < LIMIT, "a line of " + line.length() + " bytes");
+        }
+        assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\": \"CommandRejected\"")
+                && line.contains("\"cmd\": \"ComputeTokens\"") && line.contains("kvledger.maxLineBytes")),
+                "the ComputeTokens is refused for the limit");
+        assertEquals(0, Kvledger.inProcess("audit", log.toString()).exit(), "the log reads back");
+    }
+
+    private static String tokens(int count) {
+        StringBuilder list = new StringBuilder("[");
+        for (int t = 0; t < count; t++) {
+            list.append(t == 0 ? "" : ",").append(t % 10);
+        }
+        return list.append(']').toString();
+    }
+
+    /**
      * The issue's reproducer at the default limit: a RegisterRequest of 1.25 M five-digit tokens (a
      * 7.5 MB line, under 8 MiB) was stored as an 8.75 MB line that no reader could read back, though
      * {@code run --store} exited 0. Now it is refused with the limit named, and the store reads back.
