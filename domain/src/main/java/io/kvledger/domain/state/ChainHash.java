@@ -11,8 +11,8 @@ import java.util.List;
  * The chained block hash: SHA-256 of the previous block's hash (its ASCII hex; nothing for the first
  * block) followed by the block's token ids as 4-byte big-endian ints, cut to 128 bits and written as
  * lower-case hex. 128 bits keep collisions out of reach while the keys stay short enough to read in a
- * log. Each call hashes into scratch buffers and a digest of its own: nothing is shared between folds or
- * threads. (A process-wide table of the hashes made lately saved about a tenth of an audit's CPU under C1
+ * log. Each call hashes into scratch buffers and a digest of its own (a clone of one never updated): nothing
+ * is shared between folds or threads. (A process-wide table of the hashes made lately saved about a tenth of an audit's CPU under C1
  * and nothing measurable under C2: docs/performance.md, "Block hashes".)
  */
 final class ChainHash {
@@ -20,7 +20,13 @@ final class ChainHash {
     private static final String HEX = "0123456789abcdef";
     private static final int HEX_LENGTH = 32;
 
-    private final MessageDigest digest = sha256();
+    /**
+     * Never updated, only cloned: a clone of a fresh digest is its own digest without the provider look-up of
+     * {@code getInstance}, which cost up to a seventh of a decode step (docs/performance.md).
+     */
+    private static final MessageDigest FRESH_SHA256 = sha256();
+
+    private final MessageDigest digest = freshDigest();
     private byte[] previous = new byte[HEX_LENGTH];
     private final byte[] digestOut = new byte[32];
     private byte[] block = new byte[64];
@@ -104,6 +110,14 @@ final class ChainHash {
         into[at + 2] = (byte) (token >>> 8);
         into[at + 3] = (byte) token;
         return at + 4;
+    }
+
+    private static MessageDigest freshDigest() {
+        try {
+            return (MessageDigest) FRESH_SHA256.clone();
+        } catch (CloneNotSupportedException notCloneable) {
+            return sha256(); // a provider whose digest cannot be cloned
+        }
     }
 
     private static MessageDigest sha256() {
