@@ -38,7 +38,9 @@ final class LogScan implements AutoCloseable {
         this.log = log;
         this.reader = log.reader();
         this.progress = progress;
-        this.ahead = parseAhead ? new ParseAhead(reader, counting::count) : null;
+        // Every tool that scans folds the log (trace and export read it otherwise): the parse thread hashes the
+        // prompts, the larger part of a fold under C1, so the folding thread only takes the hashes.
+        this.ahead = parseAhead ? new ParseAhead(reader, counting::count, new PromptHashing(log.base())) : null;
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
