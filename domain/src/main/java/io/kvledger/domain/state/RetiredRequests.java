@@ -222,12 +222,21 @@ public final class RetiredRequests {
     /** The slot holding {@code id}, or the free slot where it would go. */
     private int slotOf(String id) {
         int mask = keys.length - 1;
-        int h = id.hashCode();
-        int slot = (h ^ (h >>> 16)) & mask;
+        int slot = home(id, mask);
         while (keys[slot] != null && !keys[slot].equals(id)) {
             slot = (slot + 1) & mask;
         }
         return slot;
+    }
+
+    /**
+     * Where {@code id}'s probe starts. Ids are often a prefix and a counter ("r1041"), whose string hashes are
+     * consecutive: taken as they are, they fill a run of slots, and a look-up of an id not held that starts inside
+     * the run walks to its end. Multiplying by the golden ratio spreads them over the table.
+     */
+    private static int home(String id, int mask) {
+        int h = id.hashCode() * 0x9E3779B9;
+        return (h ^ (h >>> 16)) & mask;
     }
 
     /** Frees {@code slot}, moving later keys of its probe run back so that every key stays reachable. */
@@ -235,8 +244,7 @@ public final class RetiredRequests {
         int mask = keys.length - 1;
         int free = slot;
         for (int next = (free + 1) & mask; keys[next] != null; next = (next + 1) & mask) {
-            int h = keys[next].hashCode();
-            int home = (h ^ (h >>> 16)) & mask;
+            int home = home(keys[next], mask);
             // The key at next may move to free when its home is not cyclically within (free, next].
             if (((next - home) & mask) >= ((next - free) & mask)) {
                 keys[free] = keys[next];
