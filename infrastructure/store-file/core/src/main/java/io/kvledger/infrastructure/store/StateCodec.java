@@ -56,6 +56,7 @@ final class StateCodec {
             .addModule(vavr())
             .addModule(GroupedStateJson.module())
             .addModule(TierJson.module())
+            .addModule(RetiredJson.module())
             .addModule(TableJson.module())
             .build();
 
