@@ -35,13 +35,9 @@ final class AllocationDecision {
         EngineConfig config = state.config();
         PerGroup<Integer> blockIds = command.blockIds();
         GroupShapes.requireGroupCount("blockIds", blockIds, config);
-        // Contract 7.0: the checks of 7.2-7.3 (nulls, no id twice, the table rules) are the grouped model's own.
+        // Contract 7.0: no id twice and the table rules of 7.3 are the grouped model's own; so is its wording.
         boolean grouped = config.isGrouped();
-        if (grouped) {
-            requireGroupedIds(config, blockIds);
-        } else {
-            Arguments.requireNonNegative("blockIds", blockIds.flat());
-        }
+        requireIds(config, blockIds, grouped);
         if (command.externalTokens() < 0) {
             throw Rejection.invalidArgument("externalTokens must be >= 0, was " + command.externalTokens());
         }
@@ -92,25 +88,36 @@ final class AllocationDecision {
         return entries;
     }
 
-    /** Ids: no null but in a sliding group's list, none negative, none twice (contract 7.2, 7.3). */
-    private static void requireGroupedIds(EngineConfig config, PerGroup<Integer> blockIds) {
-        Set<Integer> named = new HashSet<>();
-        for (int g = 0; g < config.groupCount(); g++) {
+    /**
+     * Ids, one path for one group and many: none negative, a null only in a sliding group's list (section 4, Bad
+     * input; 7.2), and, where the model is grouped, none twice (7.3). Without groups section 4's wording, which
+     * names a position of the flat list and calls a null not a non-negative integer; {@link #position} is the one
+     * place that chooses.
+     */
+    private static void requireIds(EngineConfig config, PerGroup<Integer> blockIds, boolean grouped) {
+        Set<Integer> named = grouped ? new HashSet<>() : null;
+        for (int g = 0; g < blockIds.groupCount(); g++) {
             List<Integer> ids = blockIds.group(g);
             for (int i = 0; i < ids.size(); i++) {
                 Integer block = ids.get(i);
                 if (block == null) {
-                    if (!config.group(g).isSliding()) {
-                        throw Rejection.invalidArgument("blockIds[" + g + "][" + i + "] is null; a null block is allowed "
-                                + "only in a SLIDING_WINDOW group");
+                    if (!config.isSliding(g)) {
+                        throw Rejection.invalidArgument(position(grouped, g, i) + (grouped
+                                ? " is null; a null block is allowed only in a SLIDING_WINDOW group"
+                                : " must be a non-negative integer, was null"));
                     }
                 } else if (block < 0) {
-                    throw Rejection.invalidArgument("blockIds[" + g + "][" + i + "] must be a non-negative integer, was " + block);
-                } else if (!named.add(block)) {
+                    throw Rejection.invalidArgument(position(grouped, g, i) + " must be a non-negative integer, was " + block);
+                } else if (named != null && !named.add(block)) {
                     throw Rejection.invalidArgument("blockIds names block " + block + " twice");
                 }
             }
         }
+    }
+
+    /** {@code blockIds[g][i]} where the model is grouped, section 4's {@code blockIds[i]} otherwise (one list). */
+    private static String position(boolean grouped, int g, int i) {
+        return grouped ? "blockIds[" + g + "][" + i + "]" : "blockIds[" + i + "]";
     }
 
     /** The blocks the allocation hands out: every non-null id, group by group (one FULL group's list has no null). */
