@@ -1,12 +1,12 @@
 package io.kvledger.domain;
 
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;

@@ -1,5 +1,6 @@
 package io.kvledger.domain;
 
+import io.kvledger.containers.StateHashMap;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
@@ -10,13 +11,12 @@ import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.BlockTable;
+import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.kvledger.domain.state.CpuTier;
 import io.vavr.collection.TreeSet;
 import java.util.ArrayList;
 import java.util.List;

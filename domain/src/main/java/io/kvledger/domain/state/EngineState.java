@@ -1,5 +1,8 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateMap;
+import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.config.EngineConfig;
 import io.vavr.collection.TreeSet;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.StateHashMap;
 import java.util.function.BiConsumer;
 
 /**

@@ -3,6 +3,7 @@ package io.kvledger.domain.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kvledger.containers.StateHashMap;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.Queue;
 import java.util.ArrayList;

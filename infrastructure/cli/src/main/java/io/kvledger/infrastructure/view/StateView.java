@@ -79,11 +79,11 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static StateView of(EngineState state, LogFold fold, long seq, String type, long events) {
-        List<RequestView> requests = state.requests().values().toJavaStream()
+        List<RequestView> requests = state.requests().values().stream()
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .map(request -> request(state.config(), request))
                 .toList();
-        List<JobView> jobs = state.jobs().values().toJavaStream().map(job -> job(state, fold, job)).toList();
+        List<JobView> jobs = state.jobs().values().stream().map(job -> job(state, fold, job)).toList();
         return new StateView(SCHEMA, seq, type, events, state.config(), tier(state.tier()), requests,
                 retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state), fold.producer());
     }
@@ -123,7 +123,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     private static RetiredView retired(EngineState state) {
-        long aborted = state.retired().statuses().values().toJavaStream().filter(status -> status == RequestStatus.ABORTED).count();
+        long aborted = state.retired().statuses().values().stream().filter(status -> status == RequestStatus.ABORTED).count();
         return new RetiredView(state.retired().size(), aborted, state.retired().size() - aborted);
     }
 

@@ -1,7 +1,7 @@
 package io.kvledger.tests.bench;
 
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.state.StateTreeMap;
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateTreeMap;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
 import java.lang.management.ManagementFactory;
