@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.FifoQueue;
 import io.kvledger.containers.StateHashMap;
 import java.util.function.BiConsumer;
 
@@ -12,13 +13,14 @@ import java.util.function.BiConsumer;
  * comes back after {@code capacity} later requests have ended.
  *
  * <p>The statuses change in place ({@link StateHashMap}, as every map of the state); the order is a
- * {@link VersionedQueue}. Both print and snapshot as the Vavr map and queue they were.
+ * {@link FifoQueue}, a value that grows in place, which a {@link #copy()} shares. Both print and snapshot as the
+ * persistent map and queue they replaced did.
  *
  * @param statuses  request id to final status
  * @param order     the same ids, retired longest ago first
  * @param forgotten how many ids have been forgotten so far
  */
-public record RetiredRequests(int capacity, StateHashMap<String, RequestStatus> statuses, VersionedQueue<String> order,
+public record RetiredRequests(int capacity, StateHashMap<String, RequestStatus> statuses, FifoQueue<String> order,
                               long forgotten) {
 
     /** Requests remembered after they retire: about 8 MB of ids and statuses for typical ids. */
@@ -35,12 +37,12 @@ public record RetiredRequests(int capacity, StateHashMap<String, RequestStatus> 
     }
 
     public static RetiredRequests empty(int capacity) {
-        return new RetiredRequests(capacity, StateHashMap.empty(), VersionedQueue.empty(), 0);
+        return new RetiredRequests(capacity, StateHashMap.empty(), FifoQueue.empty(), 0);
     }
 
     /** Remembers {@code requestId} as retired with {@code status}, forgetting the oldest beyond the capacity. */
     public RetiredRequests retire(String requestId, RequestStatus status) {
-        VersionedQueue<String> nextOrder = statuses.containsKey(requestId) ? order : order.enqueue(requestId);
+        FifoQueue<String> nextOrder = statuses.containsKey(requestId) ? order : order.enqueue(requestId);
         StateHashMap<String, RequestStatus> nextStatuses = statuses.put(requestId, status);
         long nextForgotten = forgotten;
         while (nextOrder.size() > capacity) {

@@ -17,11 +17,11 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.containers.FifoQueue;
 import io.kvledger.containers.StateHashMap;
 import io.kvledger.containers.StateMap;
 import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.VersionedQueue;
 import io.vavr.Tuple;
 import io.vavr.Tuple2;
 import io.vavr.collection.HashMap;
@@ -100,9 +100,9 @@ final class StateCodec {
                 out.writeEndArray();
             }
         });
-        module.addSerializer((Class) VersionedQueue.class, new JsonSerializer<VersionedQueue<Object>>() {
+        module.addSerializer((Class) FifoQueue.class, new JsonSerializer<FifoQueue<Object>>() {
             @Override
-            public void serialize(VersionedQueue<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
+            public void serialize(FifoQueue<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
                 out.writeStartArray();
                 for (Object value : values.toJavaList()) {
                     provider.defaultSerializeValue(value, out);
@@ -129,7 +129,7 @@ final class StateCodec {
                         || raw == StateTreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
                 }
-                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class || raw == VersionedQueue.class) {
+                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class || raw == FifoQueue.class) {
                     return new ElementsReader(raw, type.containedType(0));
                 }
                 return super.findBeanDeserializer(type, config, bean);
@@ -198,8 +198,8 @@ final class StateCodec {
             if (kind == Queue.class) {
                 return Queue.ofAll(elements);
             }
-            if (kind == VersionedQueue.class) {
-                return VersionedQueue.ofAll(elements);
+            if (kind == FifoQueue.class) {
+                return FifoQueue.ofAll(elements);
             }
             return kind == Vector.class ? Vector.ofAll(elements)
                     : TreeSet.ofAll((Comparator) Comparator.naturalOrder(), (Iterable) elements);
