@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.StateHashMap;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
 import java.util.ArrayList;
@@ -219,8 +220,10 @@ public final class CpuTier {
         return Objects.hash(capacity, clock, chunks);
     }
 
+    /** The chunks by key ascending (never a hash order), the evictable order by stamp, as the state's maps print. */
     @Override
     public String toString() {
-        return "CpuTier[capacity=" + capacity + ", chunks=" + chunks() + ", evictable=" + evictable() + ", clock=" + clock + "]";
+        return "CpuTier[capacity=" + capacity + ", chunks=" + StateHashMap.ofEntries(chunks.entrySet())
+                + ", evictable=" + evictable() + ", clock=" + clock + "]";
     }
 }
