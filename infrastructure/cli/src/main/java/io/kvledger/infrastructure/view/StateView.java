@@ -129,7 +129,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
 
     static List<FenceView> fences(EngineState state) {
         List<FenceView> fences = new ArrayList<>();
-        for (Map.Entry<Integer, io.vavr.collection.TreeSet<Long>> fence : new TreeMap<>(state.fences().toJavaMap()).entrySet()) {
+        for (Map.Entry<Integer, io.kvledger.domain.state.JobIds> fence : new TreeMap<>(state.fences().toJavaMap()).entrySet()) {
             fences.add(new FenceView(fence.getKey(), fence.getValue().toJavaList()));
         }
         return fences;
