@@ -37,9 +37,9 @@ class RetiredRequestsTest {
         assertEquals(1, more.forgotten());
         assertNull(more.getOrElse("a", null));
         assertEquals(RequestStatus.FINISHED, more.getOrElse("b", null));
-        assertEquals(List.of("b", "c", "d"), more.order().toJavaList());
+        assertEquals(List.of("b", "c", "d"), more.oldestFirst());
         assertTrue(kept.containsKey("a"), "a copy taken before is unchanged");
-        assertEquals(List.of("a", "b", "c"), kept.order().toJavaList());
+        assertEquals(List.of("a", "b", "c"), kept.oldestFirst());
     }
 
     @Test

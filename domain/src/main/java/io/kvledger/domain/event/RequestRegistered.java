@@ -1,5 +1,6 @@
 package io.kvledger.domain.event;
 
+import io.kvledger.domain.state.HashedPrompt;
 import java.util.List;
 
 /**
@@ -10,7 +11,8 @@ public record RequestRegistered(String requestId, int promptLength, List<Integer
                                 Integer maxLoadTokens, Boolean skipReadingPrefixCache) implements RequestEvent {
 
     public RequestRegistered {
-        promptTokens = List.copyOf(promptTokens);
+        // A prompt hashed already (on a log tool's parse thread) stays as it is: it is immutable and equals its tokens.
+        promptTokens = promptTokens instanceof HashedPrompt ? promptTokens : List.copyOf(promptTokens);
     }
 
     /** A request registered without controls. */

@@ -33,7 +33,14 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         return new BlockHashes(blockSize, AppendOnlyList.empty(), IntTail.EMPTY);
     }
 
+    /** The hashes of {@code tokens}; a {@link HashedPrompt} of this block size gives those it holds. */
     public static BlockHashes of(int blockSize, List<Integer> tokens) {
+        if (tokens instanceof HashedPrompt prompt) {
+            BlockHashes made = prompt.hashes(blockSize);
+            if (made != null) {
+                return made;
+            }
+        }
         return empty(blockSize).append(tokens);
     }
 

@@ -8,6 +8,7 @@ import io.kvledger.infrastructure.store.StoreLog;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * A captured log read once, front to back, one line at a time: memory does not grow with the log.
@@ -32,13 +33,18 @@ final class LogScan implements AutoCloseable {
     private long lastSeq;
     private boolean ended;
 
-    private LogScan(Path file, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead) {
+    private LogScan(Path file, String tool, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead) {
         this.file = file;
         this.counting = counting;
         this.log = log;
         this.reader = log.reader();
         this.progress = progress;
-        this.ahead = parseAhead ? new ParseAhead(reader, counting::count) : null;
+        // The audit's thread decides and judges every command besides folding it, so it is the slower of the two:
+        // its parse thread hashes the prompts (a third of that thread's work under C1) and the audit only takes the
+        // hashes. A replay's fold keeps up with its parse, so there the parse thread would become the slower one
+        // (measured 1.13x replay's wall time, docs/performance.md).
+        UnaryOperator<LogEntry> prepare = tool.equals("audit") ? new PromptHashing(log.base()) : UnaryOperator.identity();
+        this.ahead = parseAhead ? new ParseAhead(reader, counting::count, prepare) : null;
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
@@ -72,7 +78,7 @@ final class LogScan implements AutoCloseable {
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
-        return new LogScan(file, counting, log, progress, parseAhead);
+        return new LogScan(file, tool, counting, log, progress, parseAhead);
     }
 
     /** The seq the state of {@link #base()} stands after: 0 for a log from its start. */

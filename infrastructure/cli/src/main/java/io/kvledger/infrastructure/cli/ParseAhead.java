@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A log read on a second thread, in batches, while the caller folds the batch before: the parse and
@@ -33,6 +34,8 @@ final class ParseAhead implements AutoCloseable {
 
     private final EventLogReader reader;
     private final LongSupplier position;
+    /** Applied to each entry on the parse thread, in log order: work taken off the folding thread. */
+    private final UnaryOperator<LogEntry> prepare;
     private final Thread thread;
     private final ArrayDeque<Batch> queue = new ArrayDeque<>();
     private boolean closed;
@@ -50,8 +53,19 @@ final class ParseAhead implements AutoCloseable {
      * @param position where the input is, for progress; read on the parse thread after each batch
      */
     ParseAhead(EventLogReader reader, LongSupplier position) {
+        this(reader, position, UnaryOperator.identity());
+    }
+
+    /**
+     * Starts reading, each entry passed through {@code prepare} on the parse thread before it is handed over.
+     *
+     * @param position where the input is, for progress; read on the parse thread after each batch
+     * @param prepare  gives the entry the caller sees instead (an equal one); its failure is the reader's, where it happened
+     */
+    ParseAhead(EventLogReader reader, LongSupplier position, UnaryOperator<LogEntry> prepare) {
         this.reader = reader;
         this.position = position;
+        this.prepare = prepare;
         this.thread = new Thread(this::produce, "kvledger-parse-ahead");
         thread.setDaemon(true); // never keeps a JVM alive; close() stops it anyway
         thread.start();
@@ -158,7 +172,7 @@ final class ParseAhead implements AutoCloseable {
         long batchStart = reader.bytesRead();
         try {
             for (LogEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                entries.add(entry);
+                entries.add(prepare.apply(entry));
                 if (entries.size() == BATCH_ENTRIES || reader.bytesRead() - batchStart >= BATCH_BYTES) {
                     if (!put(new Batch(entries, position.getAsLong(), null, false)) || isClosed()) {
                         return;

@@ -123,7 +123,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     private static RetiredView retired(EngineState state) {
-        long aborted = state.retired().statuses().values().stream().filter(status -> status == RequestStatus.ABORTED).count();
+        long aborted = state.retired().count(RequestStatus.ABORTED);
         return new RetiredView(state.retired().size(), aborted, state.retired().size() - aborted);
     }
 

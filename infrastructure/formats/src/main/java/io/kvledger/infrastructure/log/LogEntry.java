@@ -53,6 +53,19 @@ public final class LogEntry {
         return new LogEntry(line, seq, type, event, null, null, text);
     }
 
+    /**
+     * This line with {@code replacement} as its event (an equal event built otherwise: a prompt hashed ahead by
+     * the thread that read the line); the line itself, its tree or bytes, is shared.
+     */
+    public LogEntry withEvent(EngineEvent replacement) {
+        if (!Objects.equals(event, replacement)) {
+            throw new IllegalArgumentException("an entry's event is replaced only by an equal one");
+        }
+        synchronized (this) {
+            return new LogEntry(line, seq, type, replacement, envelope, raw, text);
+        }
+    }
+
     public long line() {
         return line;
     }

@@ -46,6 +46,7 @@ final class StateCodec {
             .addModule(containers())
             .addModule(GroupedStateJson.module())
             .addModule(TierJson.module())
+            .addModule(RetiredJson.module())
             .addModule(TableJson.module())
             .build();
 

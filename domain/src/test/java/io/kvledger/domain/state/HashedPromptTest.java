@@ -1,0 +1,73 @@
+package io.kvledger.domain.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.kvledger.domain.event.RequestRegistered;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A prompt hashed ahead gives the fold the hashes it would have made: the same hashes and tail for its block size,
+ * for prompts of many lengths, also after more tokens are appended; a fold of another block size hashes for
+ * itself; the event keeps the hashed prompt and equals, hashes and prints as the event of the plain tokens.
+ */
+class HashedPromptTest {
+
+    @Test
+    void givenPromptsOfManyLengthsWhenHashedAheadThenTheFoldTakesTheHashesItWouldHaveMade() {
+        Random random = new Random(7);
+        for (int n = 0; n < 300; n++) {
+            int blockSize = 1 + random.nextInt(20);
+            List<Integer> tokens = tokens(random, random.nextInt(6 * blockSize));
+            HashedPrompt prompt = HashedPrompt.of(tokens, blockSize);
+
+            BlockHashes taken = BlockHashes.of(blockSize, prompt);
+            BlockHashes made = BlockHashes.of(blockSize, tokens);
+            assertSame(prompt.hashes(blockSize), taken, "taken, not made again");
+            assertEquals(made.hashes(), taken.hashes());
+            assertEquals(made.tail(), taken.tail());
+            List<Integer> more = tokens(random, random.nextInt(3 * blockSize));
+            assertEquals(made.append(more).hashes(), taken.append(more).hashes(), "appending after it");
+            assertEquals(tokens, prompt);
+            assertEquals(tokens.hashCode(), prompt.hashCode());
+        }
+    }
+
+    @Test
+    void givenAPromptHashedForOneBlockSizeWhenFoldedWithAnotherThenHashedAgainForThatOne() {
+        List<Integer> tokens = tokens(new Random(3), 40);
+        HashedPrompt prompt = HashedPrompt.of(tokens, 4);
+
+        BlockHashes other = BlockHashes.of(8, prompt);
+
+        assertNotSame(prompt.hashes(4), other);
+        assertEquals(BlockHashes.of(8, tokens).hashes(), other.hashes());
+        assertEquals(5, other.fullBlocks());
+    }
+
+    @Test
+    void givenARegisteredEventWithAHashedPromptThenItKeepsItAndReadsAsTheEventOfThePlainTokens() {
+        List<Integer> tokens = tokens(new Random(5), 33);
+        HashedPrompt prompt = HashedPrompt.of(tokens, 16);
+
+        RequestRegistered hashed = new RequestRegistered("r1", 33, prompt, 64, null, null);
+        RequestRegistered plain = new RequestRegistered("r1", 33, tokens, 64, null, null);
+
+        assertSame(prompt, hashed.promptTokens());
+        assertEquals(plain, hashed);
+        assertEquals(plain.hashCode(), hashed.hashCode());
+        assertEquals(plain.toString(), hashed.toString());
+    }
+
+    private static List<Integer> tokens(Random random, int n) {
+        List<Integer> tokens = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            tokens.add(random.nextInt(50_000));
+        }
+        return tokens;
+    }
+}

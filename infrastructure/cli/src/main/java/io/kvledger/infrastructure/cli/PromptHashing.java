@@ -1,0 +1,39 @@
+package io.kvledger.infrastructure.cli;
+
+import io.kvledger.domain.config.EngineConfig;
+import io.kvledger.domain.event.EngineConfigured;
+import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.HashedPrompt;
+import io.kvledger.infrastructure.log.LogEntry;
+import java.util.function.UnaryOperator;
+
+/**
+ * On a log's parse thread, in log order: each registered prompt hashed by the configuration in force there (the
+ * last {@code EngineConfigured} read, or the base state's), handed to the fold as a {@link HashedPrompt}. Hashing
+ * prompts (SHA-256 per block, without the CPU's instructions under C1) was a third of the audit thread's samples;
+ * the parse thread had the time. The event is equal to the one read, so everything a tool prints is the same; a
+ * fold under another configuration hashes for itself.
+ */
+final class PromptHashing implements UnaryOperator<LogEntry> {
+
+    private EngineConfig config;
+
+    /** @param base the state the log continues from, {@code null} for a log from its start */
+    PromptHashing(EngineState base) {
+        this.config = base == null ? null : base.config();
+    }
+
+    @Override
+    public LogEntry apply(LogEntry entry) {
+        if (entry.event() instanceof EngineConfigured configured) {
+            config = configured.config();
+        } else if (entry.event() instanceof RequestRegistered e && config != null
+                && e.promptTokens().size() >= config.hashBlockSize()) {
+            return entry.withEvent(new RequestRegistered(e.requestId(), e.promptLength(),
+                    HashedPrompt.of(e.promptTokens(), config.hashBlockSize()), e.maxOffloadTokens(), e.maxLoadTokens(),
+                    e.skipReadingPrefixCache()));
+        }
+        return entry;
+    }
+}

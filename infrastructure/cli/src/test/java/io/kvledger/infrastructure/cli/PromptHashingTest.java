@@ -1,0 +1,88 @@
+package io.kvledger.infrastructure.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kvledger.domain.EngineFold;
+import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.HashedPrompt;
+import io.kvledger.domain.state.RequestState;
+import io.kvledger.infrastructure.log.LogEntry;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The audit's parse thread hashes registered prompts ahead of the fold (PromptHashing), and the fold reads the same
+ * log: on simulated logs of one group and of grouped models, the audit's scan that parses ahead hands over hashed
+ * prompts, and its fold ends in the state of a scan read on the caller's thread, event by event for every request's
+ * hashes. A replay's scan hashes nothing ahead (its fold keeps up with its parse).
+ */
+class PromptHashingTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void givenLogsOfOneGroupAndOfGroupsWhenParsedAheadThenPromptsComeHashedAndTheFoldIsTheSame() throws Exception {
+        int hashed = 0;
+        for (String model : new String[] {"default", "gpt-oss", "eagle", "mixed-blocks"}) {
+            for (int seed = 1; seed <= 2; seed++) {
+                Path log = simulated(model, seed, 150);
+                EngineState ahead = null;
+                EngineState plain = null;
+                try (LogScan withThread = LogScan.open(log, "audit", false, true);
+                        LogScan withoutThread = LogScan.open(log, "audit", false, false)) {
+                    for (LogEntry a = withThread.next(), b = withoutThread.next(); a != null || b != null;
+                            a = withThread.next(), b = withoutThread.next()) {
+                        assertEquals(b.event(), a.event(), model + " line " + b.line());
+                        if (a.event() instanceof RequestRegistered e && e.promptTokens() instanceof HashedPrompt) {
+                            hashed++;
+                            assertTrue(!(((RequestRegistered) b.event()).promptTokens() instanceof HashedPrompt),
+                                    "read on the caller's thread, nothing is hashed ahead");
+                        }
+                        ahead = EngineFold.evolve(ahead, a.event());
+                        plain = EngineFold.evolve(plain, b.event());
+                        if (a.event() instanceof RequestRegistered e) {
+                            RequestState x = ahead.heldRequest(e.requestId());
+                            RequestState y = plain.heldRequest(e.requestId());
+                            assertEquals(y == null ? null : y.hashes(), x == null ? null : x.hashes(), model + " " + e.requestId());
+                        }
+                    }
+                }
+                assertEquals(plain, ahead, model + " seed " + seed);
+            }
+        }
+        assertTrue(hashed > 500, "prompts hashed ahead: " + hashed);
+    }
+
+    @Test
+    void givenAReplayWhenParsedAheadThenItsPromptsComeAsRead() throws Exception {
+        Path log = simulated("default", 3, 60);
+        int registered = 0;
+        try (LogScan scan = LogScan.open(log, "replay", false, true)) {
+            for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+                if (entry.event() instanceof RequestRegistered e) {
+                    registered++;
+                    assertTrue(!(e.promptTokens() instanceof HashedPrompt), e.requestId());
+                }
+            }
+        }
+        assertTrue(registered >= 60, "registered: " + registered);
+    }
+
+    private Path simulated(String model, int seed, int requests) {
+        Path log = dir.resolve(model + "-" + seed + ".jsonl");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = KvLedgerCli.execute(OutputStream.nullOutputStream(), new PrintStream(err, true, StandardCharsets.UTF_8),
+                "simulate", "--model", model, "--requests", String.valueOf(requests), "--seed", String.valueOf(seed),
+                "-o", log.toString());
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return log;
+    }
+}
