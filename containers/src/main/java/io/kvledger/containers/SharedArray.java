@@ -10,7 +10,7 @@ package io.kvledger.containers;
  *
  * <p>The claim takes no lock: the versions of one array grow on one thread (in kvledger, the one that folds the
  * state). A subclass holds the array itself, of its own element type ({@link SharedLongs}, a {@code long[]}; an
- * {@code Object[]} for {@link FifoQueue} and {@link AppendOnlyList}), so that reading a slot is a plain array read.
+ * {@code Object[]} for {@link AppendOnlyList}), so that reading a slot is a plain array read.
  *
  * @param <S> the subclass, which {@link #forAppend} returns
  */

@@ -1,6 +1,6 @@
 package io.kvledger.containers;
 
-/** An {@code Object[]} shared by the versions of a value under the {@link SharedArray} protocol ({@link FifoQueue}, {@link AppendOnlyList}). */
+/** An {@code Object[]} shared by the versions of a value under the {@link SharedArray} protocol ({@link AppendOnlyList}). */
 final class SharedObjects extends SharedArray<SharedObjects> {
 
     /** Holds nothing and never changes (an append copies it). */

@@ -17,7 +17,6 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import io.kvledger.containers.FifoQueue;
 import io.kvledger.containers.StateHashMap;
 import io.kvledger.containers.StateMap;
 import io.kvledger.containers.StateTreeMap;
@@ -78,16 +77,6 @@ final class StateCodec {
                 out.writeEndArray();
             }
         });
-        module.addSerializer((Class) FifoQueue.class, new JsonSerializer<FifoQueue<Object>>() {
-            @Override
-            public void serialize(FifoQueue<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
-                out.writeStartArray();
-                for (Object value : values.toJavaList()) {
-                    provider.defaultSerializeValue(value, out);
-                }
-                out.writeEndArray();
-            }
-        });
         module.setDeserializers(new SimpleDeserializers() {
             @Override
             public JsonDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config, BeanDescription bean)
@@ -95,9 +84,6 @@ final class StateCodec {
                 Class<?> raw = type.getRawClass();
                 if (raw == StateHashMap.class || raw == StateTreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
-                }
-                if (raw == FifoQueue.class) {
-                    return new ElementsReader(type.containedType(0));
                 }
                 return super.findBeanDeserializer(type, config, bean);
             }
@@ -133,24 +119,6 @@ final class StateCodec {
                 entries.add(new java.util.AbstractMap.SimpleImmutableEntry<>(key, value));
             }
             return kind == StateHashMap.class ? StateHashMap.ofEntries(entries) : StateTreeMap.ofEntries((List) entries);
-        }
-    }
-
-    private static final class ElementsReader extends JsonDeserializer<Object> {
-        private final JavaType elementType;
-
-        ElementsReader(JavaType elementType) {
-            this.elementType = elementType;
-        }
-
-        @Override
-        public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
-            expect(in, JsonToken.START_ARRAY, context);
-            List<Object> elements = new ArrayList<>();
-            while (in.nextToken() != JsonToken.END_ARRAY) {
-                elements.add(context.readValue(in, elementType));
-            }
-            return FifoQueue.ofAll(elements);
         }
     }
 
