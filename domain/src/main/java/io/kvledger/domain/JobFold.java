@@ -1,16 +1,16 @@
 package io.kvledger.domain;
 
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.event.LoadJobCompleted;
 import io.kvledger.domain.event.LoadJobScheduled;
 import io.kvledger.domain.event.StoreJobCompleted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.config.ReleasePolicy;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.vavr.collection.TreeSet;
 
 /** The parts of the fold that start and end jobs, and the fences they hold. */
 final class JobFold {
@@ -93,20 +93,20 @@ final class JobFold {
     }
 
     private static EngineState fence(EngineState state, Job job) {
-        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, JobIds> fences = state.fences();
         for (Integer block : job.blockIds()) {
-            TreeSet<Long> jobs = fences.getOrElse(block, TreeSet.empty());
+            JobIds jobs = fences.getOrElse(block, JobIds.EMPTY);
             fences = fences.put(block, jobs.add(job.jobId()));
         }
         return state.withFences(fences);
     }
 
     private static EngineState unfence(EngineState state, Job job) {
-        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, JobIds> fences = state.fences();
         for (Integer block : job.blockIds()) {
-            TreeSet<Long> jobs = fences.getOrElse(block, null);
+            JobIds jobs = fences.getOrElse(block, null);
             if (jobs != null && jobs.contains(job.jobId())) {
-                TreeSet<Long> left = jobs.remove(job.jobId());
+                JobIds left = jobs.remove(job.jobId());
                 fences = left.isEmpty() ? fences.remove(block) : fences.put(block, left);
             }
         }

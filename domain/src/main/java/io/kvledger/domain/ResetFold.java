@@ -1,9 +1,9 @@
 package io.kvledger.domain;
 
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.event.CacheReset;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.state.StateTreeMap;
 import io.kvledger.domain.state.Job;
 import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
@@ -35,7 +35,7 @@ final class ResetFold {
                 .withStaleBelowJobId(e.staleBelowJobId());
         // Settled in registration order, as the reset's releases come (contract section 4): the order they
         // retire in is the retired requests' order, which decides which one is forgotten first.
-        List<RequestState> registered = state.requests().values().toJavaList();
+        List<RequestState> registered = state.requests().values();
         registered.sort(Comparator.comparingLong(RequestState::ordinal));
         for (RequestState request : registered) {
             next = RequestFold.settle(next, request.requestId());

@@ -1,5 +1,6 @@
 package io.kvledger.domain;
 
+import io.kvledger.containers.StateHashMap;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.BlocksAllocated;
 import io.kvledger.domain.event.BlocksReleased;
@@ -10,14 +11,13 @@ import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.BlockCounts;
 import io.kvledger.domain.state.BlockTable;
+import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.PrefixMatch;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
-import io.kvledger.domain.state.CpuTier;
-import io.vavr.collection.TreeSet;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,7 +55,7 @@ final class TableFold {
     static EngineState freed(EngineState state, RequestState request, WindowBlocksFreed e) {
         RequestState next = request;
         StateHashMap<Integer, Integer> holds = state.windowHolds();
-        StateHashMap<Integer, TreeSet<Long>> fences = state.fences();
+        StateHashMap<Integer, JobIds> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             if (!state.config().isSliding(g)) {
                 continue; // only a sliding window frees; without one the event is ignored (contract 7.8)
@@ -71,7 +71,7 @@ final class TableFold {
                 for (long jobId : request.jobIds()) {
                     Job job = state.job(jobId);
                     if (job != null && job.isStore() && job.blockIds().contains(block)) {
-                        fences = fences.put(block, fences.getOrElse(block, TreeSet.empty()).add(jobId));
+                        fences = fences.put(block, fences.getOrElse(block, JobIds.EMPTY).add(jobId));
                     }
                 }
             }

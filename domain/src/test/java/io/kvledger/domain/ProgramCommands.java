@@ -122,7 +122,7 @@ final class ProgramCommands {
     }
 
     private boolean nothingSuits(Op op) {
-        return state.requests().values().toJavaStream().noneMatch(r -> suits(op, r));
+        return state.requests().values().stream().noneMatch(r -> suits(op, r));
     }
 
     private String target(Step step) {
@@ -133,7 +133,7 @@ final class ProgramCommands {
         if (step.a() % 8 == 7) {
             return raw;
         }
-        List<RequestState> suited = state.requests().values().toJavaStream()
+        List<RequestState> suited = state.requests().values().stream()
                 .filter(r -> suits(step.op(), r))
                 .sorted(java.util.Comparator.comparingLong(RequestState::ordinal))
                 .toList();
@@ -225,7 +225,7 @@ final class ProgramCommands {
             case FINISH:
                 return new FinishRequest(id, step.b() % 2 == 0 ? FinishReason.STOPPED : FinishReason.LENGTH);
             case COMPLETE: {
-                List<Long> inFlight = new ArrayList<>(state.jobs().keySet().toJavaList());
+                List<Long> inFlight = new ArrayList<>(state.jobs().keyList());
                 long job = inFlight.isEmpty() ? step.a() % (state.nextJobId() + 1) : inFlight.get(step.a() % inFlight.size());
                 return new CompleteTransfer(job, step.b() % 5 != 0);
             }

@@ -265,7 +265,7 @@ final class ProgramDriver {
 
     /** A request's jobs in flight are one load, or stores only (reference section 6.1). */
     private void checkJobsOfRequests() {
-        Map<String, List<Job>> byRequest = state.jobs().values().toJavaStream()
+        Map<String, List<Job>> byRequest = state.jobs().values().stream()
                 .collect(Collectors.groupingBy(Job::requestId));
         for (Map.Entry<String, List<Job>> entry : byRequest.entrySet()) {
             long loads = entry.getValue().stream().filter(Job::isLoad).count();

@@ -82,7 +82,7 @@ class PipelinedSimulationTest {
                 if (++steps[0] % whole != 0 || state.requests().isEmpty()) {
                     return result;
                 }
-                RequestState request = state.requests().values().head();
+                RequestState request = state.requests().values().get(0);
                 // A copy lies: the engine's own state, changed in place, stays as its events made it.
                 return new StepResult(result.events(), state.copy().withRequest(request.withComputed(request.computed() + 1)));
             });

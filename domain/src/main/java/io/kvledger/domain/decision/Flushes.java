@@ -3,6 +3,7 @@ package io.kvledger.domain.decision;
 import io.kvledger.domain.event.FlushRequired;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.JobIds;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +43,7 @@ final class Flushes {
         TreeSet<Long> jobs = new TreeSet<>();
         Set<Integer> blocks = new LinkedHashSet<>();
         for (Integer block : handedOut) {
-            io.vavr.collection.TreeSet<Long> fencing = state.fences().getOrElse(block, null);
+            JobIds fencing = state.fences().getOrElse(block, null);
             if (fencing != null && !fencing.isEmpty()) {
                 fencing.forEach(jobs::add);
                 blocks.add(block);

@@ -22,7 +22,7 @@ final class ResetDecision {
             emitter.emit(flush);
         }
         // The reset changes no status and no table: the requests it leaves holding blocks are those holding them now.
-        List<RequestState> holding = before.requests().values().toJavaStream()
+        List<RequestState> holding = before.requests().values().stream()
                 .filter(request -> request.isTerminal() && request.holdsBlocks())
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .toList();

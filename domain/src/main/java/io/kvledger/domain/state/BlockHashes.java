@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.AppendOnlyList;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  * the same token prefix get the same hashes for it. Deterministic: no salt. Only the tokens of the
  * unfinished last block are kept, so memory grows with blocks, not tokens.
  *
- * <p>Immutable, and cheap to move forward: the hashes are an {@link AppendOnlyStrings} (a new version
+ * <p>Immutable, and cheap to move forward: the hashes are an {@link AppendOnlyList} (a new version
  * shares the older one's array), the tail a copy of at most {@code blockSize} ints; a call that
  * completes no block allocates only the new tail. (Both are {@code List}s, so a snapshot writes them as
  * the arrays it always did.)
@@ -21,7 +22,7 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         if (blockSize < 1) {
             throw new IllegalArgumentException("blockSize must be at least 1, was " + blockSize);
         }
-        hashes = hashes instanceof AppendOnlyStrings own ? own : AppendOnlyStrings.of(hashes);
+        hashes = hashes instanceof AppendOnlyList<String> own ? own : AppendOnlyList.of(hashes);
         tail = tail instanceof IntTail own ? own : IntTail.of(tail);
         if (tail.size() >= blockSize) {
             throw new IllegalArgumentException("a tail holds fewer than blockSize tokens, was " + tail.size());
@@ -29,7 +30,7 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
     }
 
     public static BlockHashes empty(int blockSize) {
-        return new BlockHashes(blockSize, AppendOnlyStrings.EMPTY, IntTail.EMPTY);
+        return new BlockHashes(blockSize, AppendOnlyList.empty(), IntTail.EMPTY);
     }
 
     /** The hashes of {@code tokens}; a {@link HashedPrompt} of this block size gives those it holds. */
@@ -59,7 +60,7 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         for (int i = 0; i < rest.length; i++) {
             rest[i] = tokens.get(tokens.size() - rest.length + i);
         }
-        return new BlockHashes(blockSize, ((AppendOnlyStrings) hashes).plus(made), IntTail.wrap(rest));
+        return new BlockHashes(blockSize, ((AppendOnlyList<String>) hashes).plus(made), IntTail.wrap(rest));
     }
 
     public int fullBlocks() {

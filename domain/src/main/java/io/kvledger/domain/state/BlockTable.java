@@ -1,5 +1,7 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.SharedArray;
+import io.kvledger.containers.SharedLongs;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,37 +11,28 @@ import java.util.RandomAccess;
  * A block table {@code T_g}: GPU block ids in allocation order, where an entry may be {@code null} (a
  * sliding-window position the host does not back, or freed; contract section 7.2). An immutable list.
  *
- * <p>Every version is a range over one array shared with the versions it grew from. A version writes
- * past its end in place only while no other version has (it is the newest holding the array); otherwise
- * it copies. What a version can see is never written again, so an older value (the request {@code decide}
- * builds to judge an event, a request of a {@link EngineState#copy() copy} of the state) never changes. The
- * claim takes no lock: the versions of one array grow on one thread, the one that folds the state. Dropping a prefix, what a release names, is a narrower range over the same array.
+ * <p>Every version is a range over one array shared with the versions it grew from ({@link SharedLongs}, under
+ * the containers' one append-in-place protocol, {@link SharedArray}). A version writes past its end in place
+ * only while no other version has (it is the newest holding the array); otherwise it copies. What a version can
+ * see is never written again, so an older value (the request {@code decide} builds to judge an event, a request
+ * of a {@link EngineState#copy() copy} of the state) never changes. The claim takes no lock: the versions of one
+ * array grow on one thread, the one that folds the state. Dropping a prefix, what a release names, is a
+ * narrower range over the same array.
  *
  * <p>Entries are {@code long}s so that the null entry has a value no block id can take: a foreign log
  * may name any {@code int}, negative ones included, so no {@code int} is free to mean "none".
  */
 public final class BlockTable extends AbstractList<Integer> implements RandomAccess {
 
-    public static final BlockTable EMPTY = new BlockTable(new Shared(new long[0], 0), 0, 0);
+    public static final BlockTable EMPTY = new BlockTable(SharedLongs.EMPTY, 0, 0);
 
     private static final long NULL = Long.MIN_VALUE;
 
-    /** The array and how much of it some version has claimed; a version appends in place only where it ends at the claim. */
-    private static final class Shared {
-        private final long[] slots;
-        private int claimed;
-
-        private Shared(long[] slots, int claimed) {
-            this.slots = slots;
-            this.claimed = claimed;
-        }
-    }
-
-    private final Shared shared;
+    private final SharedLongs shared;
     private final int from;
     private final int to;
 
-    private BlockTable(Shared shared, int from, int to) {
+    private BlockTable(SharedLongs shared, int from, int to) {
         this.shared = shared;
         this.from = from;
         this.to = to;
@@ -63,17 +56,11 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         if (count == 0) {
             return this;
         }
-        int size = to - from;
-        int end = to + count;
-        if (shared.claimed == to && end <= shared.slots.length) {
-            write(added, shared.slots, to);
-            shared.claimed = end;
-            return new BlockTable(shared, from, end);
-        }
-        long[] slots = new long[Math.max(size + count, Math.max(4, size * 2))];
-        System.arraycopy(shared.slots, from, slots, 0, size);
-        write(added, slots, size);
-        return new BlockTable(new Shared(slots, size + count), 0, size + count);
+        SharedLongs target = shared.forAppend(from, to, count);
+        int start = SharedArray.start(shared, target, from);
+        int end = start + (to - from);
+        write(added, target.slots, end);
+        return new BlockTable(target, start, end + count);
     }
 
     private static void write(List<Integer> added, long[] slots, int at) {
@@ -104,7 +91,7 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         checkIndex(index);
         long[] slots = Arrays.copyOfRange(shared.slots, from, to);
         slots[index] = block == null ? NULL : block;
-        return new BlockTable(new Shared(slots, slots.length), 0, slots.length);
+        return new BlockTable(new SharedLongs(slots, slots.length), 0, slots.length);
     }
 
     /** The entries that are not {@code null}, in order; this table itself when it has no null entry. */
@@ -119,7 +106,7 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
                 slots[kept++] = shared.slots[i];
             }
         }
-        return kept == 0 ? EMPTY : new BlockTable(new Shared(slots, kept), 0, kept);
+        return kept == 0 ? EMPTY : new BlockTable(new SharedLongs(slots, kept), 0, kept);
     }
 
     @Override

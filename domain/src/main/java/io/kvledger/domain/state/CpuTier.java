@@ -1,12 +1,14 @@
 package io.kvledger.domain.state;
 
-import io.vavr.collection.HashMap;
-import io.vavr.collection.TreeMap;
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateTreeMap;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -89,14 +91,14 @@ public final class CpuTier {
         return new ArrayList<>(chunks.values());
     }
 
-    /** Every chunk by key (a persistent copy, for views and snapshots; the fold reads {@link #chunk}). */
-    public HashMap<String, TierChunk> chunks() {
-        return HashMap.ofAll(chunks);
+    /** Every chunk by key, keys ascending (an unmodifiable copy, for views and tests; the fold reads {@link #chunk}). */
+    public SortedMap<String, TierChunk> chunks() {
+        return Collections.unmodifiableSortedMap(new java.util.TreeMap<>(chunks));
     }
 
-    /** Touch stamp to key of the evictable chunks, least recent first (a persistent copy). */
-    public TreeMap<Long, String> evictable() {
-        return TreeMap.ofAll(evictable);
+    /** Touch stamp to key of the evictable chunks, least recent first (an unmodifiable copy). */
+    public SortedMap<Long, String> evictable() {
+        return Collections.unmodifiableSortedMap(new java.util.TreeMap<>(evictable));
     }
 
     /**
@@ -219,8 +221,10 @@ public final class CpuTier {
         return Objects.hash(capacity, clock, chunks);
     }
 
+    /** The chunks by key ascending, the evictable order by stamp, in the form the state's maps print in. */
     @Override
     public String toString() {
-        return "CpuTier[capacity=" + capacity + ", chunks=" + chunks() + ", evictable=" + evictable() + ", clock=" + clock + "]";
+        return "CpuTier[capacity=" + capacity + ", chunks=" + StateHashMap.ofEntries(chunks.entrySet())
+                + ", evictable=" + StateTreeMap.ofEntries(evictable.entrySet()) + ", clock=" + clock + "]";
     }
 }

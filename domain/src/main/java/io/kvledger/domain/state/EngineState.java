@@ -1,7 +1,9 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateMap;
+import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.config.EngineConfig;
-import io.vavr.collection.TreeSet;
 import java.util.Optional;
 
 /**
@@ -25,18 +27,18 @@ import java.util.Optional;
  * @param nextJobId       the id the next job gets
  * @param staleBelowJobId completions of jobs below it arrive after a reset and are stale
  * @param fences          GPU block id to the store jobs that still read it after its request ended, or (with
- *                        sliding-window groups) after its request freed it
+ *                        sliding-window groups) after its request freed it (their ids ascending, never empty)
  * @param windowHolds     with groups: GPU block id to how many sliding-window table entries hold it (contract
  *                        section 7.3, blocks still held); {@code null} for an engine without groups
  */
 public record EngineState(EngineConfig config, StateHashMap<String, RequestState> requests,
                           RetiredRequests retired, long registered, CpuTier tier,
                           StateTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                          StateHashMap<Integer, TreeSet<Long>> fences, StateHashMap<Integer, Integer> windowHolds) {
+                          StateHashMap<Integer, JobIds> fences, StateHashMap<Integer, Integer> windowHolds) {
 
     public EngineState(EngineConfig config, StateHashMap<String, RequestState> requests, RetiredRequests retired,
                        long registered, CpuTier tier, StateTreeMap<Long, Job> jobs, long nextJobId, long staleBelowJobId,
-                       StateHashMap<Integer, TreeSet<Long>> fences) {
+                       StateHashMap<Integer, JobIds> fences) {
         this(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
                 config.isGrouped() ? StateHashMap.empty() : null);
     }
@@ -131,7 +133,7 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
                 fences, windowHolds);
     }
 
-    public EngineState withFences(StateHashMap<Integer, TreeSet<Long>> value) {
+    public EngineState withFences(StateHashMap<Integer, JobIds> value) {
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value, windowHolds);
     }
 

@@ -7,8 +7,10 @@ import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 
 /**
- * A request's jobs in flight: a set of job ids, ascending. Immutable; a request has one load or a few
- * stores in flight, so every change copies the small sorted array (cheaper than a tree's nodes).
+ * A set of job ids, ascending: a request's jobs in flight, or the stores that fence a block
+ * ({@link EngineState#fences()}). Immutable; a request has one load or a few stores in flight, and a block a
+ * few stores fencing it, so every change copies the small sorted array (cheaper than a tree's nodes). Iterates,
+ * prints and snapshots as the persistent {@code TreeSet<Long>} it replaced did.
  */
 public final class JobIds implements Iterable<Long> {
 
@@ -111,6 +113,15 @@ public final class JobIds implements Iterable<Long> {
             list.add(id);
         }
         return list;
+    }
+
+    /** The ids, as a mutable set iterated ascending (Vavr's {@code toJavaSet()}). */
+    public java.util.SortedSet<Long> toJavaSet() {
+        java.util.SortedSet<Long> set = new java.util.TreeSet<>();
+        for (long id : ids) {
+            set.add(id);
+        }
+        return set;
     }
 
     /** The ids ascending (Vavr's {@code toJavaStream()}). */

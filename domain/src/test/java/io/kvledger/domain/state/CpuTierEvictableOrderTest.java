@@ -3,13 +3,14 @@ package io.kvledger.domain.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vavr.collection.TreeMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,18 +55,18 @@ class CpuTierEvictableOrderTest {
         assertTrue(evictions > 20_000, "eviction candidates found: " + evictions);
     }
 
-    private static TreeMap<Long, String> derivedOrder(CpuTier tier) {
-        TreeMap<Long, String> order = TreeMap.empty();
+    private static SortedMap<Long, String> derivedOrder(CpuTier tier) {
+        SortedMap<Long, String> order = new TreeMap<>();
         for (TierChunk chunk : tier.chunks().values()) {
             if (chunk.evictable()) {
-                order = order.put(chunk.touched(), chunk.key());
+                order.put(chunk.touched(), chunk.key());
             }
         }
         return order;
     }
 
     private static List<String> candidatesByWalkingEveryChunk(CpuTier tier, int count, Set<String> protectedKeys) {
-        return tier.chunks().values().toJavaStream()
+        return tier.chunks().values().stream()
                 .sorted(Comparator.comparingLong(TierChunk::touched))
                 .filter(chunk -> chunk.evictable() && !protectedKeys.contains(chunk.key()))
                 .map(TierChunk::key)

@@ -11,8 +11,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The retired requests that change in place (a {@link StateHashMap} of statuses and a {@link VersionedQueue}
- * of ids) are the value the record of Vavr's map and queue was: over seeded histories, each line of changes
+ * The retired requests that change in place (a table of statuses and a ring of ids, in flat arrays) are the
+ * value the record of Vavr's map and queue was: over seeded histories, each line of changes
  * gives each id's status, the size, the count forgotten, the order and the printed form of its persistent twin
  * (the former {@code retire}, kept here). Now and then a line is {@linkplain RetiredRequests#copy() copied} and
  * both go on retiring apart, each still reading as its own twin.

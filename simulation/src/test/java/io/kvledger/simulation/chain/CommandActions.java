@@ -124,7 +124,7 @@ final class CommandActions {
 
             @Override
             public Arbitrary<Transformer<LedgerModel>> transformer(LedgerModel model) {
-                List<Long> inFlight = model.state().jobs().keySet().toJavaList();
+                List<Long> inFlight = model.state().jobs().keyList();
                 return Combinators.combine(Arbitraries.of(inFlight), Arbitraries.integers().between(0, 4))
                         .as((job, k) -> command(new CompleteTransfer(job, k != 0), m -> { }));
             }

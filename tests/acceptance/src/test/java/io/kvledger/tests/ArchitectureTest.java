@@ -25,11 +25,12 @@ import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassReader;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassVisitor;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.MethodVisitor;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.Opcodes;
+import io.kvledger.containers.StateMap;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RetiredRequests;
-import io.kvledger.domain.state.StateMap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,16 +44,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Layering: the domain is plain Java (plus Vavr's collections) and knows nothing of Axon, Jackson,
- * picocli or the outer modules; it holds no static mutable state and takes no locks, and only the fold
- * ({@code io.kvledger.domain.*Fold}) calls the state's changing methods (the state is changed in place, so a
- * {@code decide} that called one would change the live state); the application layer does not reach into
- * infrastructure or the simulation; the log
- * tools never touch Axon or the engine; nothing imports the command line; the simulation module knows
- * no edge but the formats; the JSON formats know no engine; the testkit and every library module stay
- * below the command line; no package imports itself through others
- * (the engine's own packages aside), so the audit and the log checks share the finding vocabulary
- * without importing each other in a circle.
+ * Layering: the domain is plain Java (plus the generic containers of {@code io.kvledger.containers}, which depend
+ * on Java alone) and knows nothing of Axon, Jackson, picocli, Vavr or the outer modules; it holds no static
+ * mutable state and takes no locks, and only the fold ({@code io.kvledger.domain.*Fold}) calls the state's
+ * changing methods (the state is changed in place, so a {@code decide} that called one would change the live
+ * state); the application layer does not reach into infrastructure or the simulation; the log tools never
+ * touch Axon or the engine; nothing imports the command line; the simulation module knows no edge but the
+ * formats; the JSON formats know no engine; the testkit and every library module stay below the command line;
+ * no package imports itself through others (the engine's own packages aside), so the audit and the log checks
+ * share the finding vocabulary without importing each other in a circle.
  *
  * <p>The production classes come from the module jars (or class directories) on the test class path;
  * test classes are left out. Every rule refuses to pass over zero classes.
@@ -227,14 +227,37 @@ class ArchitectureTest {
         return all;
     }
 
+    /** What the domain may depend on: Java, its own packages and the generic containers. */
+    private static final String[] DOMAIN_DEPENDENCIES = {"java..", "io.kvledger.domain..", "io.kvledger.containers.."};
+
     @Test
-    void domainDependsOnlyOnJavaPcollectionsAndItself() {
+    void domainDependsOnlyOnJavaTheContainersAndItself() {
         ArchRule rule = classes().that().resideInAPackage("io.kvledger.domain..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.vavr..", "io.kvledger.domain..")
+                .resideInAnyPackage(DOMAIN_DEPENDENCIES)
                 .because("the domain is plain Java: decide reads the state, and the fold alone changes it")
                 .allowEmptyShould(false);
         rule.check(production);
+    }
+
+    @Test
+    void theContainersDependOnlyOnJava() {
+        containersRule("io.kvledger.containers..").check(production);
+    }
+
+    @Test
+    void theContainersRuleBitesWhenBroken() {
+        // The same rule over the domain, which depends on its own packages and the containers, must fail.
+        AssertionError error = assertThrows(AssertionError.class, () -> containersRule("io.kvledger.domain..").check(production));
+        assertTrue(error.getMessage().contains("io.kvledger.domain.state.EngineState"), error.getMessage());
+    }
+
+    /** The classes in {@code packages} depend on nothing but Java (and one another). */
+    private static ArchRule containersRule(String packages) {
+        return classes().that().resideInAPackage(packages)
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.kvledger.containers..")
+                .because("the generic containers hold no rule and no domain vocabulary: they know only Java")
+                .allowEmptyShould(false);
     }
 
     @Test
@@ -260,7 +283,7 @@ class ArchitectureTest {
         // The same rule applied to the application layer, which uses Axon, must fail: the rule is not vacuous.
         ArchRule rule = classes().that().resideInAPackage("io.kvledger.application..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.vavr..", "io.kvledger.domain..")
+                .resideInAnyPackage(DOMAIN_DEPENDENCIES)
                 .allowEmptyShould(false);
         AssertionError error = assertThrows(AssertionError.class, () -> rule.check(production));
         assertTrue(error.getMessage().contains("org.axonframework"), error.getMessage());
@@ -383,7 +406,7 @@ class ArchitectureTest {
     static final class DecidesByChanging {
         static EngineState decide(EngineState state, RequestState request) {
             state.tier().touch(List.of("k"));
-            state.fences().put(1, io.vavr.collection.TreeSet.empty());
+            state.fences().put(1, JobIds.EMPTY);
             return state.withRequest(request);
         }
     }

@@ -78,7 +78,7 @@ final class ReleaseRules implements AuditRule {
     }
 
     private static boolean fencedBy(EngineState state, Integer block, long jobId) {
-        io.vavr.collection.TreeSet<Long> fencing = state.fences().getOrElse(block, null);
+        io.kvledger.domain.state.JobIds fencing = state.fences().getOrElse(block, null);
         return fencing != null && fencing.contains(jobId);
     }
 
@@ -90,7 +90,7 @@ final class ReleaseRules implements AuditRule {
         List<Integer> unflushedBlocks = new ArrayList<>();
         Set<Long> unflushedJobs = new TreeSet<>();
         for (Integer block : e.blockIds().flat()) {
-            io.vavr.collection.TreeSet<Long> fencing = before.fences().getOrElse(block, null);
+            io.kvledger.domain.state.JobIds fencing = before.fences().getOrElse(block, null);
             if (fencing == null) {
                 continue;
             }

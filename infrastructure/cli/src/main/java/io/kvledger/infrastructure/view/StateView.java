@@ -79,11 +79,11 @@ public record StateView(String schema, long seq, String type, long events, Engin
     }
 
     public static StateView of(EngineState state, LogFold fold, long seq, String type, long events) {
-        List<RequestView> requests = state.requests().values().toJavaStream()
+        List<RequestView> requests = state.requests().values().stream()
                 .sorted(Comparator.comparingLong(RequestState::ordinal))
                 .map(request -> request(state.config(), request))
                 .toList();
-        List<JobView> jobs = state.jobs().values().toJavaStream().map(job -> job(state, fold, job)).toList();
+        List<JobView> jobs = state.jobs().values().stream().map(job -> job(state, fold, job)).toList();
         return new StateView(SCHEMA, seq, type, events, state.config(), tier(state.tier()), requests,
                 retired(state), jobs, state.nextJobId(), state.staleBelowJobId(), fences(state), fold.producer());
     }
@@ -129,7 +129,7 @@ public record StateView(String schema, long seq, String type, long events, Engin
 
     static List<FenceView> fences(EngineState state) {
         List<FenceView> fences = new ArrayList<>();
-        for (Map.Entry<Integer, io.vavr.collection.TreeSet<Long>> fence : new TreeMap<>(state.fences().toJavaMap()).entrySet()) {
+        for (Map.Entry<Integer, io.kvledger.domain.state.JobIds> fence : new TreeMap<>(state.fences().toJavaMap()).entrySet()) {
             fences.add(new FenceView(fence.getKey(), fence.getValue().toJavaList()));
         }
         return fences;

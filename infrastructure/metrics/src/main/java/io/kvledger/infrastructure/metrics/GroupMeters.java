@@ -6,6 +6,7 @@ import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.group.GroupKeys;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.JobIds;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.TierChunk;
 import io.micrometer.core.instrument.Counter;
@@ -131,8 +132,8 @@ final class GroupMeters {
         int groups = state.config().groupCount();
         int f = state.config().blocksPerChunk();
         int fenced = 0;
-        for (Map.Entry<Integer, io.vavr.collection.TreeSet<Long>> fence : state.fences().toJavaMap().entrySet()) {
-            Job job = fence.getValue().isEmpty() ? null : state.job(fence.getValue().head());
+        for (Map.Entry<Integer, JobIds> fence : state.fences().toJavaMap().entrySet()) {
+            Job job = fence.getValue().isEmpty() ? null : state.job(fence.getValue().get(0));
             if (job == null) {
                 continue;
             }

@@ -83,7 +83,7 @@ class ForeignRewriteTest {
         }
         state.retired().forEach((id, status) -> figures.put(id, "retired " + status));
         figures.put(" tier", "held=" + state.tier().size() + " ready="
-                + state.tier().chunks().values().toJavaStream().filter(c -> c.ready()).count() + " fences=" + state.fences().size());
+                + state.tier().chunks().values().stream().filter(c -> c.ready()).count() + " fences=" + state.fences().size());
         return figures;
     }
 }

@@ -115,13 +115,13 @@ class GroupedRandomWorkloadAuditTest {
                 return new RegisterRequest("r" + registered++, prompt());
             }
             if (roll < 30 && !state.jobs().isEmpty()) {
-                List<Long> jobs = state.jobs().keySet().toJavaList();
+                List<Long> jobs = state.jobs().keyList();
                 return new CompleteTransfer(jobs.get(random.nextInt(jobs.size())), random.nextInt(10) != 0);
             }
             if (roll < 31) {
                 return new ResetCache();
             }
-            List<RequestState> requests = state.requests().values().toJavaList();
+            List<RequestState> requests = state.requests().values();
             RequestState request = requests.get(random.nextInt(requests.size()));
             return forRequest(state, request);
         }

@@ -90,7 +90,7 @@ class RandomWorkloadAuditTest {
                 return new RegisterRequest("r" + registered++, prompt());
             }
             if (roll < 32 && !state.jobs().isEmpty()) {
-                List<Long> jobs = state.jobs().keySet().toJavaList();
+                List<Long> jobs = state.jobs().keyList();
                 return new CompleteTransfer(jobs.get(random.nextInt(jobs.size())), random.nextInt(10) != 0);
             }
             if (roll < 34) {
@@ -99,7 +99,7 @@ class RandomWorkloadAuditTest {
             if (roll < 36) {
                 return new CompleteTransfer(random.nextInt(Math.max(1, (int) state.nextJobId() + 2)), true);
             }
-            List<RequestState> requests = state.requests().values().toJavaList();
+            List<RequestState> requests = state.requests().values();
             RequestState request = requests.get(random.nextInt(requests.size()));
             return forRequest(request, roll);
         }

@@ -1,7 +1,7 @@
 package io.kvledger.tests.bench;
 
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.state.StateTreeMap;
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateTreeMap;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.TreeMap;
 import java.lang.management.ManagementFactory;
@@ -14,8 +14,10 @@ import java.util.Locale;
  * state's maps); 400 request ids, and job ids that grow at the end and end a few hundred later. This thread's
  * CPU per operation (docs/performance.md).
  *
- * <pre>java -cp infrastructure/cli/target/kvledger.jar:tests/acceptance/target/test-classes \
+ * <pre>java -cp infrastructure/cli/target/kvledger.jar:tests/acceptance/target/test-classes:VAVR_JAR \
  *     io.kvledger.tests.bench.StateMapCpuTime [ROUNDS]</pre>
+ *
+ * (the jar no longer carries Vavr: {@code VAVR_JAR} is Vavr's own, {@code ~/.m2/repository/io/vavr/vavr/0.10.6/vavr-0.10.6.jar})
  */
 public final class StateMapCpuTime {
 

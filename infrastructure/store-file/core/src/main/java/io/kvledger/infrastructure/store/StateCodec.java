@@ -14,26 +14,15 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateMap;
+import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.StateHashMap;
-import io.kvledger.domain.state.StateMap;
-import io.kvledger.domain.state.VersionedQueue;
-import io.kvledger.domain.state.StateTreeMap;
-import io.vavr.Tuple;
-import io.vavr.Tuple2;
-import io.vavr.collection.HashMap;
-import io.vavr.collection.Map;
-import io.vavr.collection.Queue;
-import io.vavr.collection.TreeMap;
-import io.vavr.collection.TreeSet;
-import io.vavr.collection.Traversable;
-import io.vavr.collection.Vector;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -53,7 +42,7 @@ final class StateCodec {
             .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .addModule(vavr())
+            .addModule(containers())
             .addModule(GroupedStateJson.module())
             .addModule(TierJson.module())
             .addModule(RetiredJson.module())
@@ -72,21 +61,8 @@ final class StateCodec {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    private static SimpleModule vavr() {
-        SimpleModule module = new SimpleModule("kvledger-vavr");
-        module.addSerializer((Class) Map.class, new JsonSerializer<Map<Object, Object>>() {
-            @Override
-            public void serialize(Map<Object, Object> map, JsonGenerator out, SerializerProvider provider) throws IOException {
-                out.writeStartArray();
-                for (Tuple2<Object, Object> entry : map) {
-                    out.writeStartArray();
-                    provider.defaultSerializeValue(entry._1, out);
-                    provider.defaultSerializeValue(entry._2, out);
-                    out.writeEndArray();
-                }
-                out.writeEndArray();
-            }
-        });
+    private static SimpleModule containers() {
+        SimpleModule module = new SimpleModule("kvledger-containers");
         module.addSerializer((Class) StateMap.class, new JsonSerializer<StateMap<Object, Object, ?>>() {
             @Override
             public void serialize(StateMap<Object, Object, ?> map, JsonGenerator out, SerializerProvider provider)
@@ -101,37 +77,13 @@ final class StateCodec {
                 out.writeEndArray();
             }
         });
-        module.addSerializer((Class) VersionedQueue.class, new JsonSerializer<VersionedQueue<Object>>() {
-            @Override
-            public void serialize(VersionedQueue<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
-                out.writeStartArray();
-                for (Object value : values.toJavaList()) {
-                    provider.defaultSerializeValue(value, out);
-                }
-                out.writeEndArray();
-            }
-        });
-        module.addSerializer((Class) Traversable.class, new JsonSerializer<Traversable<Object>>() {
-            @Override
-            public void serialize(Traversable<Object> values, JsonGenerator out, SerializerProvider provider) throws IOException {
-                out.writeStartArray();
-                for (Object value : values) {
-                    provider.defaultSerializeValue(value, out);
-                }
-                out.writeEndArray();
-            }
-        });
         module.setDeserializers(new SimpleDeserializers() {
             @Override
             public JsonDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config, BeanDescription bean)
                     throws com.fasterxml.jackson.databind.JsonMappingException {
                 Class<?> raw = type.getRawClass();
-                if (raw == HashMap.class || raw == TreeMap.class || raw == StateHashMap.class
-                        || raw == StateTreeMap.class) {
+                if (raw == StateHashMap.class || raw == StateTreeMap.class) {
                     return new MapReader(raw, type.containedType(0), type.containedType(1));
-                }
-                if (raw == Vector.class || raw == TreeSet.class || raw == Queue.class || raw == VersionedQueue.class) {
-                    return new ElementsReader(raw, type.containedType(0));
                 }
                 return super.findBeanDeserializer(type, config, bean);
             }
@@ -154,7 +106,7 @@ final class StateCodec {
         @SuppressWarnings({"unchecked", "rawtypes"})
         public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
             expect(in, JsonToken.START_ARRAY, context);
-            List<Tuple2<Object, Object>> entries = new ArrayList<>();
+            List<java.util.Map.Entry<Object, Object>> entries = new ArrayList<>();
             while (in.nextToken() != JsonToken.END_ARRAY) {
                 expect(in, JsonToken.START_ARRAY, context);
                 in.nextToken();
@@ -164,46 +116,9 @@ final class StateCodec {
                 if (in.nextToken() != JsonToken.END_ARRAY) {
                     context.reportInputMismatch(this, "a map entry is a [key, value] pair");
                 }
-                entries.add(Tuple.of(key, value));
+                entries.add(new java.util.AbstractMap.SimpleImmutableEntry<>(key, value));
             }
-            if (kind == StateHashMap.class || kind == StateTreeMap.class) {
-                List<java.util.Map.Entry<Object, Object>> pairs = new ArrayList<>(entries.size());
-                for (Tuple2<Object, Object> entry : entries) {
-                    pairs.add(new java.util.AbstractMap.SimpleImmutableEntry<>(entry._1, entry._2));
-                }
-                return kind == StateHashMap.class ? StateHashMap.ofEntries(pairs)
-                        : StateTreeMap.ofEntries((List) pairs);
-            }
-            return kind == HashMap.class ? HashMap.ofEntries(entries)
-                    : TreeMap.ofEntries((Comparator) Comparator.naturalOrder(), (Iterable) entries);
-        }
-    }
-
-    private static final class ElementsReader extends JsonDeserializer<Object> {
-        private final Class<?> kind;
-        private final JavaType elementType;
-
-        ElementsReader(Class<?> kind, JavaType elementType) {
-            this.kind = kind;
-            this.elementType = elementType;
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
-            expect(in, JsonToken.START_ARRAY, context);
-            List<Object> elements = new ArrayList<>();
-            while (in.nextToken() != JsonToken.END_ARRAY) {
-                elements.add(context.readValue(in, elementType));
-            }
-            if (kind == Queue.class) {
-                return Queue.ofAll(elements);
-            }
-            if (kind == VersionedQueue.class) {
-                return VersionedQueue.ofAll(elements);
-            }
-            return kind == Vector.class ? Vector.ofAll(elements)
-                    : TreeSet.ofAll((Comparator) Comparator.naturalOrder(), (Iterable) elements);
+            return kind == StateHashMap.class ? StateHashMap.ofEntries(entries) : StateTreeMap.ofEntries((List) entries);
         }
     }
 

@@ -9,16 +9,17 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.kvledger.containers.StateHashMap;
+import io.kvledger.containers.StateTreeMap;
 import io.kvledger.domain.state.CpuTier;
 import io.kvledger.domain.state.TierChunk;
-import io.vavr.collection.HashMap;
-import io.vavr.collection.TreeMap;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The CPU tier in a snapshot, in the shape it had while the tier was a record of Vavr maps: {@code capacity},
+ * The CPU tier in a snapshot, in the shape it had while the tier was a record of persistent maps: {@code capacity},
  * {@code chunks} (key and chunk pairs, in the tier's LRU order: least recently touched first, ties by key;
  * before {@code StateCodec} version 2, in Vavr's hash order), {@code evictable} (stamp and key pairs, least
  * recent first) and {@code clock}, in that order. Reading takes the chunks in any order. The tier now keeps mutable maps of its own, so its fields are not its shape;
@@ -46,7 +47,14 @@ final class TierJson {
                 }
                 out.writeEndArray();
                 out.writeFieldName("evictable");
-                provider.defaultSerializeValue(tier.evictable(), out);
+                out.writeStartArray();
+                for (Map.Entry<Long, String> entry : tier.evictable().entrySet()) {
+                    out.writeStartArray();
+                    out.writeNumber(entry.getKey());
+                    out.writeString(entry.getValue());
+                    out.writeEndArray();
+                }
+                out.writeEndArray();
                 out.writeNumberField("clock", tier.clock());
                 out.writeEndObject();
             }
@@ -57,12 +65,12 @@ final class TierJson {
                 if (in.currentToken() != JsonToken.START_OBJECT) {
                     context.reportInputMismatch(CpuTier.class, "the tier is an object");
                 }
-                JavaType chunksType = context.getTypeFactory().constructParametricType(HashMap.class, String.class, TierChunk.class);
-                JavaType evictableType = context.getTypeFactory().constructParametricType(TreeMap.class, Long.class, String.class);
+                JavaType chunksType = context.getTypeFactory().constructParametricType(StateHashMap.class, String.class, TierChunk.class);
+                JavaType evictableType = context.getTypeFactory().constructParametricType(StateTreeMap.class, Long.class, String.class);
                 Integer capacity = null;
                 Long clock = null;
-                HashMap<String, TierChunk> chunks = null;
-                TreeMap<Long, String> evictable = null;
+                StateHashMap<String, TierChunk> chunks = null;
+                StateTreeMap<Long, String> evictable = null;
                 for (String field = in.nextFieldName(); field != null; field = in.nextFieldName()) {
                     in.nextToken();
                     switch (field) {
@@ -77,7 +85,7 @@ final class TierJson {
                     context.reportInputMismatch(CpuTier.class, "the tier needs capacity, chunks, evictable and clock");
                 }
                 CpuTier tier = CpuTier.of(capacity, chunks.values(), clock);
-                if (!tier.evictable().equals(evictable)) {
+                if (!tier.evictable().equals(evictable.toJavaMap())) {
                     context.reportInputMismatch(CpuTier.class, "the tier's evictable order does not follow its chunks");
                 }
                 return tier;

@@ -94,7 +94,7 @@ class StoreSnapshotTest {
             }
             live = ledger.state();
         }
-        assertTrue(live.requests().values().exists(r -> r.controls() != null), "live requests with controls");
+        assertTrue(live.requests().values().stream().anyMatch(r -> r.controls() != null), "live requests with controls");
         try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.ALWAYS, EVERY);
                 KvLedger ledger = FileStores.builder(store).build()) {
             assertTrue(store.openedFromSnapshot());

@@ -1,16 +1,19 @@
-package io.kvledger.domain.state;
+package io.kvledger.containers;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A map of the state, changed in place by its one owner, the fold: {@link #put} and {@link #remove} change this
- * map's table and return this very map (so the fold's {@code state.withRequests(state.requests().put(...))}
- * reads as a change of the state). No older version of the map is kept: a state folded from this one shares the
- * map, so whatever must look back re-folds from a {@link #copy()} (see {@link EngineState#copy()}).
+ * A map changed in place by its one owner (in kvledger, the fold of the state): {@link #put} and {@link #remove}
+ * change this map's table and return this very map (so the fold's
+ * {@code state.withRequests(state.requests().put(...))} reads as a change of the state). No older version of the
+ * map is kept: whoever must look back keeps a {@link #copy()} (the domain's {@code EngineState.copy()} copies
+ * each of its maps).
  *
  * <p>Keys and values are never {@code null} (a {@code null} key is held by none). {@link StateHashMap} and
  * {@link StateTreeMap} iterate, print and snapshot in key order (a hash table sorted when iterated, a tree): the
@@ -104,14 +107,19 @@ public abstract class StateMap<K, V, M extends StateMap<K, V, M>> {
         return ordered(table);
     }
 
-    /** Every value in the map's order (a copy). */
-    public io.vavr.collection.Seq<V> values() {
+    /** Every value in the map's order (a mutable copy). */
+    public List<V> values() {
         List<Map.Entry<K, V>> entries = entries();
         List<V> values = new ArrayList<>(entries.size());
         for (Map.Entry<K, V> entry : entries) {
             values.add(entry.getValue());
         }
-        return io.vavr.collection.Vector.ofAll(values);
+        return values;
+    }
+
+    /** Every key, iterated in the map's order (a mutable copy); {@link #keyList()} as a set. */
+    public Set<K> keySet() {
+        return new LinkedHashSet<>(keyList());
     }
 
     /** Every key in the map's order (a copy). */
@@ -150,7 +158,10 @@ public abstract class StateMap<K, V, M extends StateMap<K, V, M>> {
         return table.hashCode();
     }
 
-    /** As Vavr's maps print, in the map's order: {@code HashMap((key, value), ...)}. */
+    /**
+     * In the map's order, as the persistent maps it replaced printed (the state's text stays as it was):
+     * {@code HashMap((key, value), ...)}, {@code TreeMap((key, value), ...)}.
+     */
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder(kind()).append('(');

@@ -1,4 +1,4 @@
-package io.kvledger.domain.state;
+package io.kvledger.containers;
 
 import java.util.List;
 import java.util.Map;
@@ -22,11 +22,6 @@ public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>>
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
     public static <K, V> StateHashMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
         return new StateHashMap<>(filled(new java.util.HashMap<>(), entries));
-    }
-
-    /** The keys in order (a persistent copy). */
-    public io.vavr.collection.Set<K> keySet() {
-        return io.vavr.collection.LinkedHashSet.ofAll(keyList());
     }
 
     @Override

@@ -1,8 +1,8 @@
-package io.kvledger.domain.state;
+package io.kvledger.containers;
 
 import java.util.Map;
 
-/** A {@link StateMap} on a red-black tree: iterates, prints and snapshots in key order, as Vavr's {@code TreeMap}. */
+/** A {@link StateMap} on a red-black tree ({@code java.util.TreeMap}): iterates, prints and snapshots in key order. */
 public final class StateTreeMap<K extends Comparable<K>, V> extends StateMap<K, V, StateTreeMap<K, V>> {
 
     private StateTreeMap(Map<K, V> table) {
@@ -17,11 +17,6 @@ public final class StateTreeMap<K extends Comparable<K>, V> extends StateMap<K, 
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
     public static <K extends Comparable<K>, V> StateTreeMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
         return new StateTreeMap<K, V>(filled(new java.util.TreeMap<K, V>(), entries));
-    }
-
-    /** The keys in order (a persistent copy, as Vavr's {@code TreeMap.keySet()}). */
-    public io.vavr.collection.SortedSet<K> keySet() {
-        return io.vavr.collection.TreeSet.ofAll(keyList());
     }
 
     @Override
