@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link StateMap} on a hash table that iterates, prints and snapshots in its keys' natural order (request
- * ids and block ids ascending): a canonical order, the same whatever the table's hashing, so nothing a user sees
- * depends on it. Its keys are {@link Comparable}. Lookups and changes cost a hash table's; only iterating the whole map sorts.
+ * A {@link StateMap} on a hash table ({@link OpenHashTable}) that iterates, prints and snapshots in its keys'
+ * natural order (request ids and block ids ascending): a canonical order, the same whatever the table's hashing,
+ * so nothing a user sees depends on it. Its keys are {@link Comparable}. Lookups and changes cost a hash table's;
+ * only iterating the whole map sorts.
  */
 public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>> {
 
@@ -16,12 +17,12 @@ public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>>
 
     /** A new, empty map. */
     public static <K, V> StateHashMap<K, V> empty() {
-        return new StateHashMap<>(new java.util.HashMap<>());
+        return new StateHashMap<>(new OpenHashTable<>());
     }
 
     /** The map of {@code entries} (a snapshot's; a later entry of a key replaces an earlier one). */
     public static <K, V> StateHashMap<K, V> ofEntries(Iterable<? extends Map.Entry<K, V>> entries) {
-        return new StateHashMap<>(filled(new java.util.HashMap<>(), entries));
+        return new StateHashMap<>(filled(new OpenHashTable<>(), entries));
     }
 
     @Override
@@ -31,7 +32,7 @@ public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>>
 
     @Override
     protected Map<K, V> copyOf(Map<K, V> from) {
-        return new java.util.HashMap<>(from);
+        return new OpenHashTable<>(from);
     }
 
     @Override
