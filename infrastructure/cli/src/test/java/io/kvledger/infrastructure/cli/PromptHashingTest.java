@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The audit's parse thread hashes registered prompts ahead of the fold (PromptHashing), and the fold reads the same
  * log: on simulated logs of one group and of grouped models, the audit's scan that parses ahead hands over hashed
  * prompts, and its fold ends in the state of a scan read on the caller's thread, event by event for every request's
- * hashes. A replay's scan hashes nothing ahead (its fold keeps up with its parse).
+ * hashes. A scan without preparation, as replay's, hashes nothing ahead (its fold keeps up with its parse).
  */
 class PromptHashingTest {
 
@@ -36,8 +36,8 @@ class PromptHashingTest {
                 Path log = simulated(model, seed, 150);
                 EngineState ahead = null;
                 EngineState plain = null;
-                try (LogScan withThread = LogScan.open(log, "audit", false, true);
-                        LogScan withoutThread = LogScan.open(log, "audit", false, false)) {
+                try (LogScan withThread = LogScan.open(log, "audit", LogScan.Preparation.HASH_PROMPTS, false, true);
+                        LogScan withoutThread = LogScan.open(log, "audit", LogScan.Preparation.HASH_PROMPTS, false, false)) {
                     for (LogEntry a = withThread.next(), b = withoutThread.next(); a != null || b != null;
                             a = withThread.next(), b = withoutThread.next()) {
                         assertEquals(b.event(), a.event(), model + " line " + b.line());
@@ -65,7 +65,7 @@ class PromptHashingTest {
     void givenAReplayWhenParsedAheadThenItsPromptsComeAsRead() throws Exception {
         Path log = simulated("default", 3, 60);
         int registered = 0;
-        try (LogScan scan = LogScan.open(log, "replay", false, true)) {
+        try (LogScan scan = LogScan.open(log, "replay", LogScan.Preparation.NONE, false, true)) {
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 if (entry.event() instanceof RequestRegistered e) {
                     registered++;
