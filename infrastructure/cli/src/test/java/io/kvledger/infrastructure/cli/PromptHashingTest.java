@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.EngineFold;
@@ -14,6 +15,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * log: on simulated logs of one group and of grouped models, the audit's scan that parses ahead hands over hashed
  * prompts, and its fold ends in the state of a scan read on the caller's thread, event by event for every request's
  * hashes. A scan without preparation, as replay's, hashes nothing ahead (its fold keeps up with its parse).
+ *
+ * <p>This test is what holds each hashed event equal to the event parsed: {@code LogEntry.withEvent} only checks the
+ * type and the request, to spare the parse thread a pass over every prompt.
  */
 class PromptHashingTest {
 
@@ -41,6 +46,7 @@ class PromptHashingTest {
                     for (LogEntry a = withThread.next(), b = withoutThread.next(); a != null || b != null;
                             a = withThread.next(), b = withoutThread.next()) {
                         assertEquals(b.event(), a.event(), model + " line " + b.line());
+                        assertEquals(a.event(), b.event(), model + " line " + b.line() + ", the hashed event's equals");
                         if (a.event() instanceof RequestRegistered e && e.promptTokens() instanceof HashedPrompt) {
                             hashed++;
                             assertTrue(!(((RequestRegistered) b.event()).promptTokens() instanceof HashedPrompt),
@@ -74,6 +80,16 @@ class PromptHashingTest {
             }
         }
         assertTrue(registered >= 60, "registered: " + registered);
+    }
+
+    /** The equality asserted above sees every token: a prompt hashed from other tokens makes another event. */
+    @Test
+    void givenAPromptHashedFromOtherTokensThenTheEventsDiffer() {
+        RequestRegistered read = new RequestRegistered("r", 4, List.of(1, 2, 3, 4));
+        RequestRegistered other = new RequestRegistered("r", 4, HashedPrompt.of(List.of(1, 2, 3, 5), 2));
+        assertNotEquals(read, other);
+        assertNotEquals(other, read);
+        assertEquals(read, new RequestRegistered("r", 4, HashedPrompt.of(List.of(1, 2, 3, 4), 2)));
     }
 
     private Path simulated(String model, int seed, int requests) {
