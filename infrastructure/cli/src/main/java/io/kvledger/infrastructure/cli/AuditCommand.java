@@ -66,7 +66,12 @@ final class AuditCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = Cli.stdoutWriter();
         try {
-            return input.scan("audit", scan -> explainSeq == null ? audit(scan, rules, out) : explain(scan, out));
+            // The audit's thread decides and judges every command besides folding it, so it is the slower of the two:
+            // its parse thread hashes the prompts (a third of that thread's work under C1) and the audit only takes the
+            // hashes. A replay's fold keeps up with its parse, so there the parse thread would become the slower one
+            // (measured 1.13x replay's wall time, docs/performance.md): the other tools prepare nothing.
+            return input.scan("audit", LogScan.Preparation.HASH_PROMPTS,
+                    scan -> explainSeq == null ? audit(scan, rules, out) : explain(scan, out));
         } finally {
             out.flush();
         }

@@ -144,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** As {@code audit} reads: through the log tools' scan (parsing ahead where they do). */
     private static void audit(Path file) throws IOException, MalformedLogException {
-        try (LogScan scan = LogScan.open(file, "bench", false, LogScan.parseAheadByDefault())) {
+        try (LogScan scan = LogScan.open(file, "bench", LogScan.Preparation.NONE, false, LogScan.parseAheadByDefault())) {
             Auditor auditor = new Auditor(scan.base(), null);
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 auditor.check(entry.seq(), entry.event());
@@ -154,7 +154,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private static void replay(Path file) throws IOException, MalformedLogException {
-        try (LogScan scan = LogScan.open(file, "bench", false)) {
+        try (LogScan scan = LogScan.open(file, "bench", LogScan.Preparation.NONE, false)) {
             LogFold fold = new LogFold(scan.base());
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 fold.fold(entry.seq(), entry.event());

@@ -47,7 +47,7 @@ final class ExplainCommand implements Callable<Integer> {
         }
         PrintWriter out = Cli.stdoutWriter();
         try {
-            return input.scan("explain", scan -> {
+            return input.scan("explain", LogScan.Preparation.NONE, scan -> {
                 JobExplainer explainer = new JobExplainer(jobId, scan.base());
                 Optional<JobExplanation> found = Optional.empty();
                 for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {

@@ -26,16 +26,17 @@ final class LogInput {
         int scan(LogScan scan) throws IOException, MalformedLogException;
     }
 
-    int scan(String tool, Body body) throws IOException {
-        return scan(tool, 0, body);
+    /** @param preparation what the parse thread does to each entry ({@link LogScan.Preparation}) */
+    int scan(String tool, LogScan.Preparation preparation, Body body) throws IOException {
+        return scan(tool, preparation, 0, body);
     }
 
     /**
      * @param nearSeq a tool that stops at this seq: a store directory is read from the nearest segment base at or
      *                before it ({@link LogScan#linesPassedOver()}); 0 for the whole log
      */
-    int scan(String tool, long nearSeq, Body body) throws IOException {
-        try (LogScan scan = LogScan.open(file, tool, progress, LogScan.parseAheadByDefault(), nearSeq)) {
+    int scan(String tool, LogScan.Preparation preparation, long nearSeq, Body body) throws IOException {
+        try (LogScan scan = LogScan.open(file, tool, preparation, progress, LogScan.parseAheadByDefault(), nearSeq)) {
             return body.scan(scan);
         } catch (InputFailure e) {
             return Cli.fail(e.getMessage());

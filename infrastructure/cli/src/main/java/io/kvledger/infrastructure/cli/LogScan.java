@@ -33,18 +33,29 @@ final class LogScan implements AutoCloseable {
     private long lastSeq;
     private boolean ended;
 
-    private LogScan(Path file, String tool, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead) {
+    /**
+     * What the parse thread does to each entry before the caller takes it. Read on the caller's thread, the
+     * entries come as read whatever this says: the caller's own fold then does that work itself.
+     */
+    enum Preparation {
+        /** The entries as read. */
+        NONE,
+        /** Each registered prompt hashed ({@link PromptHashing}): worth it only for a caller slower than the parse. */
+        HASH_PROMPTS;
+
+        UnaryOperator<LogEntry> of(EngineState base) {
+            return this == HASH_PROMPTS ? new PromptHashing(base) : UnaryOperator.identity();
+        }
+    }
+
+    private LogScan(Path file, CountingBytes counting, StoreLog log, Progress progress, boolean parseAhead,
+            Preparation preparation) {
         this.file = file;
         this.counting = counting;
         this.log = log;
         this.reader = log.reader();
         this.progress = progress;
-        // The audit's thread decides and judges every command besides folding it, so it is the slower of the two:
-        // its parse thread hashes the prompts (a third of that thread's work under C1) and the audit only takes the
-        // hashes. A replay's fold keeps up with its parse, so there the parse thread would become the slower one
-        // (measured 1.13x replay's wall time, docs/performance.md).
-        UnaryOperator<LogEntry> prepare = tool.equals("audit") ? new PromptHashing(log.base()) : UnaryOperator.identity();
-        this.ahead = parseAhead ? new ParseAhead(reader, counting::count, prepare) : null;
+        this.ahead = parseAhead ? new ParseAhead(reader, counting::count, preparation.of(log.base())) : null;
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
@@ -52,22 +63,26 @@ final class LogScan implements AutoCloseable {
         return !"false".equals(System.getProperty("kvledger.parseAhead")) && Runtime.getRuntime().availableProcessors() > 1;
     }
 
-    /** @param forceProgress report progress even when stderr is not a terminal */
-    static LogScan open(Path file, String tool, boolean forceProgress) throws IOException {
-        return open(file, tool, forceProgress, parseAheadByDefault());
+    /**
+     * @param preparation   what the parse thread does to each entry, if a parse thread reads
+     * @param forceProgress report progress even when stderr is not a terminal
+     */
+    static LogScan open(Path file, String tool, Preparation preparation, boolean forceProgress) throws IOException {
+        return open(file, tool, preparation, forceProgress, parseAheadByDefault());
     }
 
     /** @param parseAhead whether a second thread parses the lines ahead of the caller */
-    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead)
+    static LogScan open(Path file, String tool, Preparation preparation, boolean forceProgress, boolean parseAhead)
             throws IOException {
-        return open(file, tool, forceProgress, parseAhead, 0);
+        return open(file, tool, preparation, forceProgress, parseAhead, 0);
     }
 
     /**
      * @param nearSeq for a tool that stops at this seq: a store directory is read from the base of its last
      *                segment that begins at or before it ({@link StoreLog#openNear}); 0 reads the whole log
      */
-    static LogScan open(Path file, String tool, boolean forceProgress, boolean parseAhead, long nearSeq) throws IOException {
+    static LogScan open(Path file, String tool, Preparation preparation, boolean forceProgress, boolean parseAhead,
+            long nearSeq) throws IOException {
         // Progress counts the file's own bytes, compressed or not; the reader gets them decompressed.
         CountingBytes counting = new CountingBytes();
         StoreLog log;
@@ -78,7 +93,7 @@ final class LogScan implements AutoCloseable {
                     ? "it is a directory without store segments (segment-<seq>.jsonl[.gz]), not a log" : "no such file"));
         }
         Progress progress = Progress.of(forceProgress, Cli.stderr(), tool, log.bytes());
-        return new LogScan(file, tool, counting, log, progress, parseAhead);
+        return new LogScan(file, counting, log, progress, parseAhead, preparation);
     }
 
     /** The seq the state of {@link #base()} stands after: 0 for a log from its start. */

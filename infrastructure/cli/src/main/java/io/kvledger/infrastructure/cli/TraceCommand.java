@@ -79,7 +79,7 @@ final class TraceCommand implements Callable<Integer> {
                     flush();
                 }
             }, 1 << 16);
-            int exit = input.scan("trace", scan -> write(scan, buffered, window));
+            int exit = input.scan("trace", LogScan.Preparation.NONE, scan -> write(scan, buffered, window));
             buffered.flush();
             if (exit == 0 && requestId != null && !requestSeen) {
                 // A trace of nothing would look like a request with no events: say so (a bad option, exit 2).

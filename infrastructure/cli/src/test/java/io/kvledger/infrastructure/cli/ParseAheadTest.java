@@ -70,7 +70,7 @@ class ParseAheadTest {
     @Test
     void closingEarlyStopsTheThreadEvenWhenItWaitsOnAFullQueue() throws Exception {
         Path log = simulated(4, 200);
-        try (LogScan scan = LogScan.open(log, "test", false, true)) {
+        try (LogScan scan = LogScan.open(log, "test", LogScan.Preparation.NONE, false, true)) {
             for (int i = 0; i < 10; i++) {
                 assertNotNull(scan.next());
             }
@@ -78,7 +78,7 @@ class ParseAheadTest {
             assertEquals(1, parseThreads());
         }
         assertEquals(0, parseThreads(), "close() joined the parse thread");
-        try (LogScan scan = LogScan.open(log, "test", false, true)) {
+        try (LogScan scan = LogScan.open(log, "test", LogScan.Preparation.NONE, false, true)) {
             assertEquals(null, scan.base(), "a plain log, from its start");
             assertEquals(1, parseThreads()); // opened and closed without a line taken
         }
@@ -112,7 +112,7 @@ class ParseAheadTest {
 
     private static Outcome outcome(Path file, boolean parseAhead) throws IOException {
         List<LogEntry> entries = new ArrayList<>();
-        try (LogScan scan = LogScan.open(file, "test", false, parseAhead)) {
+        try (LogScan scan = LogScan.open(file, "test", LogScan.Preparation.NONE, false, parseAhead)) {
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 entries.add(entry);
             }

@@ -1,6 +1,7 @@
 package io.kvledger.infrastructure.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.EngineFold;
@@ -14,6 +15,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The audit's parse thread hashes registered prompts ahead of the fold (PromptHashing), and the fold reads the same
  * log: on simulated logs of one group and of grouped models, the audit's scan that parses ahead hands over hashed
  * prompts, and its fold ends in the state of a scan read on the caller's thread, event by event for every request's
- * hashes. A replay's scan hashes nothing ahead (its fold keeps up with its parse).
+ * hashes. A scan without preparation, as replay's, hashes nothing ahead (its fold keeps up with its parse).
+ *
+ * <p>This test is what holds each hashed event equal to the event parsed: {@code LogEntry.withEvent} only checks the
+ * type and the request, to spare the parse thread a pass over every prompt.
  */
 class PromptHashingTest {
 
@@ -36,11 +41,12 @@ class PromptHashingTest {
                 Path log = simulated(model, seed, 150);
                 EngineState ahead = null;
                 EngineState plain = null;
-                try (LogScan withThread = LogScan.open(log, "audit", false, true);
-                        LogScan withoutThread = LogScan.open(log, "audit", false, false)) {
+                try (LogScan withThread = LogScan.open(log, "audit", LogScan.Preparation.HASH_PROMPTS, false, true);
+                        LogScan withoutThread = LogScan.open(log, "audit", LogScan.Preparation.HASH_PROMPTS, false, false)) {
                     for (LogEntry a = withThread.next(), b = withoutThread.next(); a != null || b != null;
                             a = withThread.next(), b = withoutThread.next()) {
                         assertEquals(b.event(), a.event(), model + " line " + b.line());
+                        assertEquals(a.event(), b.event(), model + " line " + b.line() + ", the hashed event's equals");
                         if (a.event() instanceof RequestRegistered e && e.promptTokens() instanceof HashedPrompt) {
                             hashed++;
                             assertTrue(!(((RequestRegistered) b.event()).promptTokens() instanceof HashedPrompt),
@@ -65,7 +71,7 @@ class PromptHashingTest {
     void givenAReplayWhenParsedAheadThenItsPromptsComeAsRead() throws Exception {
         Path log = simulated("default", 3, 60);
         int registered = 0;
-        try (LogScan scan = LogScan.open(log, "replay", false, true)) {
+        try (LogScan scan = LogScan.open(log, "replay", LogScan.Preparation.NONE, false, true)) {
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 if (entry.event() instanceof RequestRegistered e) {
                     registered++;
@@ -74,6 +80,16 @@ class PromptHashingTest {
             }
         }
         assertTrue(registered >= 60, "registered: " + registered);
+    }
+
+    /** The equality asserted above sees every token: a prompt hashed from other tokens makes another event. */
+    @Test
+    void givenAPromptHashedFromOtherTokensThenTheEventsDiffer() {
+        RequestRegistered read = new RequestRegistered("r", 4, List.of(1, 2, 3, 4));
+        RequestRegistered other = new RequestRegistered("r", 4, HashedPrompt.of(List.of(1, 2, 3, 5), 2));
+        assertNotEquals(read, other);
+        assertNotEquals(other, read);
+        assertEquals(read, new RequestRegistered("r", 4, HashedPrompt.of(List.of(1, 2, 3, 4), 2)));
     }
 
     private Path simulated(String model, int seed, int requests) {

@@ -26,8 +26,6 @@ import io.kvledger.domain.event.TransferAcknowledged;
 import io.kvledger.domain.event.WindowBlocksFreed;
 import io.kvledger.domain.group.PerGroup;
 import io.kvledger.infrastructure.json.EventTypes;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -38,14 +36,12 @@ import java.util.List;
  * the checking thread. What it does not lay out itself it declines, appending nothing, and the caller writes that
  * line through Jackson: the configuration, a string JSON escapes or that is not ASCII, a per-group entry or a
  * rejection's id that is not an integer, a string or null. {@code EventLineBytesTest} holds every line to Jackson's bytes.
+ * This class says which fields each type's line holds, in which order; {@link JsonBytes} writes their values.
  * Not thread-safe.
  */
 final class EventLineBytes {
 
-    private static final byte[] SEQ = ascii("{\"seq\": ");
-    private static final byte[] TRUE = ascii("true");
-    private static final byte[] FALSE = ascii("false");
-    private static final byte[] NULL = ascii("null");
+    private static final byte[] SEQ = JsonBytes.ascii("{\"seq\": ");
     private static final byte[] REQUEST_ID = field("requestId");
     private static final byte[] JOB_ID = field("jobId");
     private static final byte[] BLOCK_IDS = field("blockIds");
@@ -95,49 +91,28 @@ final class EventLineBytes {
     private static final byte[] CACHE_RESET = type(CacheReset.class);
     private static final byte[] COMMAND_REJECTED = type(CommandRejected.class);
 
-    /** {@code Long.MIN_VALUE}'s 20 characters, the longest number. */
-    private static final int MAX_NUMBER = 20;
-    private static final byte[] MIN_INT = ascii(Integer.toString(Integer.MIN_VALUE));
-    /** "00" to "99", two bytes each. */
-    private static final byte[] PAIRS = new byte[200];
-
-    static {
-        for (int i = 0; i < 100; i++) {
-            PAIRS[2 * i] = (byte) ('0' + i / 10);
-            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
-        }
-    }
-
-    /** Slots of the table of recent strings, a power of two. */
-    private static final int RECENT = 4096;
-
-    private final String[] recentStrings = new String[RECENT];
-    private final byte[][] recentQuoted = new byte[RECENT][];
-    private byte[] bytes;
-    private int size;
+    private final JsonBytes out;
 
     EventLineBytes(int capacity) {
-        bytes = new byte[capacity];
+        out = new JsonBytes(capacity);
     }
 
     /** The lines appended since the last {@link #clear}, in {@code [0, size())}. */
     byte[] bytes() {
-        return bytes;
+        return out.bytes();
     }
 
     int size() {
-        return size;
+        return out.size();
     }
 
     void clear() {
-        size = 0;
+        out.clear();
     }
 
     /** Appends bytes encoded elsewhere (a line the caller wrote through Jackson). */
     void append(byte[] line, int offset, int length) {
-        ensure(length);
-        System.arraycopy(line, offset, bytes, size, length);
-        size += length;
+        out.append(line, offset, length);
     }
 
     /**
@@ -145,13 +120,13 @@ final class EventLineBytes {
      * not lay out (the caller writes it through Jackson).
      */
     boolean append(long seq, EngineEvent event) {
-        int start = size;
+        int start = out.size();
         if (fields(seq, event)) {
-            put((byte) '}');
-            put((byte) '\n');
+            out.put((byte) '}');
+            out.put((byte) '\n');
             return true;
         }
-        size = start;
+        out.truncate(start);
         return false;
     }
 
@@ -256,239 +231,71 @@ final class EventLineBytes {
     }
 
     private void open(long seq, byte[] type) {
-        put(SEQ);
-        digits(seq);
-        put(type);
+        out.put(SEQ);
+        out.number(seq);
+        out.put(type);
     }
 
     private boolean number(byte[] field, long value) {
-        put(field);
-        digits(value);
+        out.put(field);
+        out.number(value);
         return true;
     }
 
     private boolean bool(byte[] field, boolean value) {
-        put(field);
-        put(value ? TRUE : FALSE);
+        out.put(field);
+        out.bool(value);
         return true;
     }
 
     private boolean string(byte[] field, String value) {
-        put(field);
-        return quoted(value);
+        out.put(field);
+        return out.string(value);
     }
 
     private boolean ints(byte[] field, List<Integer> values) {
-        put(field);
-        put((byte) '[');
-        for (int i = 0, n = values.size(); i < n; i++) {
-            if (i > 0) {
-                comma();
-            }
-            Integer value = values.get(i);
-            if (value == null) {
-                return false;
-            }
-            digits(value);
-        }
-        put((byte) ']');
-        return true;
+        out.put(field);
+        return out.intArray(values);
     }
 
     private boolean longs(byte[] field, List<Long> values) {
-        put(field);
-        put((byte) '[');
-        for (int i = 0, n = values.size(); i < n; i++) {
-            if (i > 0) {
-                comma();
-            }
-            Long value = values.get(i);
-            if (value == null) {
-                return false;
-            }
-            digits(value);
-        }
-        put((byte) ']');
-        return true;
+        out.put(field);
+        return out.longArray(values);
     }
 
     private boolean strings(byte[] field, List<String> values) {
-        put(field);
-        return stringArray(values);
-    }
-
-    private boolean stringArray(List<String> values) {
-        put((byte) '[');
-        for (int i = 0, n = values.size(); i < n; i++) {
-            if (i > 0) {
-                comma();
-            }
-            if (!quoted(values.get(i))) {
-                return false;
-            }
-        }
-        put((byte) ']');
-        return true;
-    }
-
-    /** A per-group field as contract 7.2 writes it: one group's list flat, two or more as a list of lists. */
-    private boolean perGroup(byte[] field, PerGroup<?> value) {
-        put(field);
-        if (value.groupCount() == 1) {
-            return entries(value.group(0));
-        }
-        put((byte) '[');
-        List<? extends List<?>> lists = value.lists();
-        for (int g = 0, n = lists.size(); g < n; g++) {
-            if (g > 0) {
-                comma();
-            }
-            if (!entries(lists.get(g))) {
-                return false;
-            }
-        }
-        put((byte) ']');
-        return true;
-    }
-
-    /** A group's list: integers, strings and nulls (a sliding group's entries below its window). */
-    private boolean entries(List<?> entries) {
-        put((byte) '[');
-        for (int i = 0, n = entries.size(); i < n; i++) {
-            if (i > 0) {
-                comma();
-            }
-            Object entry = entries.get(i);
-            if (entry == null) {
-                put(NULL);
-            } else if (entry instanceof Integer number) {
-                digits(number);
-            } else if (!(entry instanceof String text) || !quoted(text)) {
-                return false;
-            }
-        }
-        put((byte) ']');
-        return true;
-    }
-
-    private void comma() {
-        ensure(2);
-        bytes[size++] = ',';
-        bytes[size++] = ' ';
+        out.put(field);
+        return out.stringArray(values);
     }
 
     /**
-     * A string as JSON writes it when nothing in it is escaped: printable ASCII without a quote or a backslash.
-     * {@code false} for any other string (a null one too), which Jackson writes. A string written lately is
-     * copied from its bytes of then: the engine's events name a request or a key again and again by the same
-     * {@code String}.
+     * A per-group field as contract 7.2 writes it: one group's list flat, two or more as a list of lists; a group's
+     * list holds integers, strings and nulls (a sliding group's entries below its window).
      */
-    private boolean quoted(String value) {
-        if (value == null) {
-            return false;
+    private boolean perGroup(byte[] field, PerGroup<?> value) {
+        out.put(field);
+        if (value.groupCount() == 1) {
+            return out.scalarArray(value.group(0));
         }
-        int slot = value.hashCode() & (RECENT - 1);
-        if (recentStrings[slot] == value) {
-            put(recentQuoted[slot]);
-            return true;
-        }
-        int n = value.length();
-        ensure(n + 2);
-        byte[] into = bytes;
-        int start = size;
-        int at = start;
-        into[at++] = '"';
-        for (int i = 0; i < n; i++) {
-            char c = value.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        out.put((byte) '[');
+        List<? extends List<?>> lists = value.lists();
+        for (int g = 0, n = lists.size(); g < n; g++) {
+            if (g > 0) {
+                out.comma();
+            }
+            if (!out.scalarArray(lists.get(g))) {
                 return false;
             }
-            into[at++] = (byte) c;
         }
-        into[at++] = '"';
-        size = at;
-        recentStrings[slot] = value;
-        recentQuoted[slot] = Arrays.copyOfRange(into, start, at);
+        out.put((byte) ']');
         return true;
     }
 
-    /** The decimal digits of {@code value}, as Jackson writes a number. */
-    private void digits(long value) {
-        if (value == (int) value) {
-            digits((int) value);
-            return;
-        }
-        ensure(MAX_NUMBER);
-        byte[] text = ascii(Long.toString(value)); // rare: a job id past 2^31
-        System.arraycopy(text, 0, bytes, size, text.length);
-        size += text.length;
-    }
-
-    /** Two digits at a time, from the right: C1 compiles a division by 100 into a multiply, as it does 10. */
-    private void digits(int value) {
-        ensure(MAX_NUMBER);
-        if (value == Integer.MIN_VALUE) {
-            put(MIN_INT);
-            return;
-        }
-        byte[] into = bytes;
-        int at = size;
-        if (value < 0) {
-            into[at++] = '-';
-            value = -value;
-        }
-        int end = at + length(value);
-        int i = end;
-        while (value >= 100) {
-            int pair = (value % 100) * 2;
-            value /= 100;
-            into[--i] = PAIRS[pair + 1];
-            into[--i] = PAIRS[pair];
-        }
-        if (value >= 10) {
-            into[--i] = PAIRS[value * 2 + 1];
-            into[--i] = PAIRS[value * 2];
-        } else {
-            into[--i] = (byte) ('0' + value);
-        }
-        size = end;
-    }
-
-    /** The digits of {@code value} >= 0. */
-    private static int length(int value) {
-        int length = 1;
-        for (int bound = 10; length < 10 && value >= bound; bound *= 10) {
-            length++;
-        }
-        return length;
-    }
-
-    private void put(byte b) {
-        ensure(1);
-        bytes[size++] = b;
-    }
-
-    private void put(byte[] literal) {
-        ensure(literal.length);
-        System.arraycopy(literal, 0, bytes, size, literal.length);
-        size += literal.length;
-    }
-
-    private void ensure(int more) {
-        if (size + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
-        }
-    }
-
     private static byte[] field(String name) {
-        return ascii(", \"" + name + "\": ");
+        return JsonBytes.ascii(", \"" + name + "\": ");
     }
 
     private static byte[] type(Class<? extends EngineEvent> type) {
-        return ascii(", \"type\": \"" + EventTypes.nameOf(type) + "\"");
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
+        return JsonBytes.ascii(", \"type\": \"" + EventTypes.nameOf(type) + "\"");
     }
 }

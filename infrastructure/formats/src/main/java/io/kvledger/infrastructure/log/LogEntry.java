@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.log;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvledger.domain.event.EngineEvent;
+import io.kvledger.domain.event.RequestEvent;
 import io.kvledger.infrastructure.json.EventJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,9 +57,14 @@ public final class LogEntry {
     /**
      * This line with {@code replacement} as its event (an equal event built otherwise: a prompt hashed ahead by
      * the thread that read the line); the line itself, its tree or bytes, is shared.
+     *
+     * <p>Only a cheap guard here, same type and same request: comparing the events walks every prompt token on the
+     * parse thread, once per line. That the replacement equals the event read is pinned by the callers' tests
+     * ({@code PromptHashingTest}).
      */
     public LogEntry withEvent(EngineEvent replacement) {
-        if (!Objects.equals(event, replacement)) {
+        if (event == null || replacement == null || replacement.getClass() != event.getClass()
+                || event instanceof RequestEvent read && !read.requestId().equals(((RequestEvent) replacement).requestId())) {
             throw new IllegalArgumentException("an entry's event is replaced only by an equal one");
         }
         synchronized (this) {
