@@ -142,9 +142,9 @@ final class BenchCommand implements Callable<Integer> {
         return events;
     }
 
-    /** As {@code audit} reads: through the log tools' scan (parsing ahead where they do). */
+    /** As {@code audit} reads: through the log tools' scan (parsing ahead where they do, hashing prompts there as it does). */
     private static void audit(Path file) throws IOException, MalformedLogException {
-        try (LogScan scan = LogScan.open(file, "bench", LogScan.Preparation.NONE, false, LogScan.parseAheadByDefault())) {
+        try (LogScan scan = LogScan.open(file, "bench", LogScan.Preparation.HASH_PROMPTS, false, LogScan.parseAheadByDefault())) {
             Auditor auditor = new Auditor(scan.base(), null);
             for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
                 auditor.check(entry.seq(), entry.event());
