@@ -8,8 +8,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.zip.CRC32C;
 
 /**
@@ -137,62 +135,6 @@ final class HistoryChecksums {
         }
         if (open) {
             throw corrupted(file, first, "the step that begins here does not end before the snapshot's offset " + end);
-        }
-    }
-
-    /**
-     * Starts {@link #check} on a thread of its own, so that the store's open decodes the snapshot and scans the lines
-     * after it meanwhile: in a fresh JVM the check's pass over the history (interpreted at first) costs about as much
-     * as the rest of the open. The channel is read by position only, which may run beside the open's own reads.
-     */
-    static Running start(FileChannel channel, Path file, long end, long linesBefore) {
-        FutureTask<Void> task = new FutureTask<>(() -> {
-            check(channel, file, end, linesBefore);
-            return null;
-        });
-        Thread thread = new Thread(task, "kvledger-history-check");
-        thread.setDaemon(true);
-        thread.start();
-        return new Running(task);
-    }
-
-    /** A check under way ({@link #start}). */
-    static final class Running {
-        private final FutureTask<Void> task;
-
-        private Running(FutureTask<Void> task) {
-            this.task = task;
-        }
-
-        /** Waits for the check; throws what it threw (a {@link StoreCorruptedException} naming the line). */
-        void join() throws IOException {
-            boolean interrupted = false;
-            try {
-                while (true) {
-                    try {
-                        task.get();
-                        return;
-                    } catch (InterruptedException e) {
-                        interrupted = true; // the check reads a channel the open still holds: wait for it to end
-                    }
-                }
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof IOException io) {
-                    throw io;
-                }
-                if (cause instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                if (cause instanceof Error error) {
-                    throw error;
-                }
-                throw new IOException(cause);
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
         }
     }
 

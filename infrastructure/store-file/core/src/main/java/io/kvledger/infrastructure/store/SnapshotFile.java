@@ -252,87 +252,43 @@ final class SnapshotFile {
 
     /** Reads the store's snapshot, if it has one, and checks it against the store open on {@code channel}. */
     static Loaded read(Path store, FileChannel channel) {
-        return find(store, channel).decode();
-    }
-
-    /**
-     * A snapshot file whose header passed its checks against the store, its state not yet decoded: {@link #read}
-     * in two halves, so that the store can check the lines before {@link #offset()} while the state decodes.
-     */
-    static final class Found {
-        private final Path path;
-        private final JsonNode header;
-        private final byte[] state;
-        private final Loaded loaded; // NONE or rejected: nothing to decode
-
-        private Found(Path path, JsonNode header, byte[] state, Loaded loaded) {
-            this.path = path;
-            this.header = header;
-            this.state = state;
-            this.loaded = loaded;
-        }
-
-        /** The byte offset the snapshot covers up to, or -1 when there is no snapshot to decode. */
-        long offset() {
-            return loaded == null ? header.path("offset").asLong() : -1;
-        }
-
-        /** The snapshot with its state decoded, or why it is rejected (a state that does not decode), or none. */
-        Loaded decode() {
-            if (loaded != null) {
-                return loaded;
-            }
-            try {
-                return new Loaded(decoded(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
-                        header.path("seq").asLong(), header.path("offset").asLong(), header, state), null);
-            } catch (IOException | RuntimeException e) {
-                return rejected(path, "it cannot be read: " + e.getMessage());
-            }
-        }
-    }
-
-    /** The store's snapshot file, if it has one, its header checked against the store open on {@code channel}. */
-    static Found find(Path store, FileChannel channel) {
         Path path = pathOf(store);
         if (!Files.exists(path)) {
-            return new Found(path, null, null, Loaded.NONE);
+            return Loaded.NONE;
         }
         try {
             byte[] bytes = Files.readAllBytes(path);
             int newline = indexOf(bytes, (byte) '\n', 0);
             if (newline < 0) {
-                return notFound(path, "it has no header line");
+                return rejected(path, "it has no header line");
             }
             JsonNode header = EventJson.mapper().readTree(Arrays.copyOfRange(bytes, 0, newline));
             String unreadable = header == null ? "it has no header" : unreadable(header);
             if (unreadable != null) {
-                return notFound(path, "this version does not read it: " + unreadable);
+                return rejected(path, "this version does not read it: " + unreadable);
             }
             int length = header.path("stateBytes").asInt(-1);
             if (length < 0 || newline + 1 + length > bytes.length) {
-                return notFound(path, "its state is cut short");
+                return rejected(path, "its state is cut short");
             }
             byte[] state = Arrays.copyOfRange(bytes, newline + 1, newline + 1 + length);
             if (crc(state) != header.path("stateCrc").asLong()) {
-                return notFound(path, "its state does not match its checksum (a damaged file)");
+                return rejected(path, "its state does not match its checksum (a damaged file)");
             }
             long offset = header.path("offset").asLong();
             long seq = header.path("seq").asLong();
             if (offset <= 0 || offset > channel.size()) {
-                return notFound(path, "it covers " + offset + " bytes, but the store has " + channel.size());
+                return rejected(path, "it covers " + offset + " bytes, but the store has " + channel.size());
             }
             if (!coversLine(channel, offset, seq, header.path("lineCrc").asLong())) {
-                return notFound(path, "the store's line at seq " + seq + " is not the one it was taken after"
+                return rejected(path, "the store's line at seq " + seq + " is not the one it was taken after"
                         + " (a snapshot of another store, or of a store since rewritten)");
             }
-            return new Found(path, header, state, null);
+            return new Loaded(decoded(header.path("engineId").asText(), header.path("sequenceNumber").asLong(),
+                    seq, offset, header, state), null);
         } catch (IOException | RuntimeException e) {
-            return notFound(path, "it cannot be read: " + e.getMessage());
+            return rejected(path, "it cannot be read: " + e.getMessage());
         }
-    }
-
-    private static Found notFound(Path path, String reason) {
-        return new Found(path, null, null, rejected(path, reason));
     }
 
     /** Whether the store's line that ends at {@code offset} is the line {@code seq} whose CRC32C the snapshot recorded. */

@@ -70,19 +70,12 @@ final class StoreFile implements AutoCloseable {
         } catch (IOException e) {
             throw new EventStoreException("cannot open the store " + path + ": " + reason(e), e);
         }
-        HistoryChecksums.Running history = null;
         try {
             StoreFile file = new StoreFile(path, channel, lock(channel, path));
             if (created && durable) {
                 forceDirectory(path);
             }
-            SnapshotFile.Found found = SnapshotFile.find(path, channel);
-            // The lines before the snapshot are not read again, but their checksums are checked: a store whose
-            // history was changed is refused here, as every reader refuses it, rather than appended to. The check
-            // runs beside the snapshot's decoding and the scan, and is waited for before the file is changed.
-            history = found.offset() > 0
-                    ? HistoryChecksums.start(channel, path, found.offset(), base == null ? 0 : base.seq()) : null;
-            SnapshotFile.Loaded snapshot = found.decode();
+            SnapshotFile.Loaded snapshot = SnapshotFile.read(path, channel);
             if (snapshot.rejected() != null) {
                 LOG.warn("{}; opening from the events instead", snapshot.rejected());
             }
@@ -90,15 +83,15 @@ final class StoreFile implements AutoCloseable {
                 snapshot = new SnapshotFile.Loaded(base, snapshot.rejected());
             }
             SnapshotFile.Snapshot start = snapshot.snapshot();
+            if (start != null && start.offset() > 0) {
+                // The lines before the snapshot are not read again, but their checksums are checked: a store whose
+                // history was changed is refused here, as every reader refuses it, rather than appended to.
+                HistoryChecksums.check(channel, path, start.offset(), base == null ? 0 : base.seq());
+            }
             file.config = start == null ? null : start.config();
             StoreScan.Result scan = start == null ? StoreScan.run(channel, path)
                     : StoreScan.run(channel, path, new StoreScan.Start(start.seq(), start.offset(), start.engineId(),
                             start.sequenceNumber() + 1, file.config));
-            if (history != null) {
-                HistoryChecksums.Running checking = history;
-                history = null;
-                checking.join();
-            }
             if (scan.report().recovered()) {
                 channel.truncate(scan.end());
                 channel.force(true);
@@ -107,17 +100,7 @@ final class StoreFile implements AutoCloseable {
                 channel.force(false); // what an earlier process wrote but never forced counts as forced from here on
             }
             return new Opened(file, scan, snapshot);
-        } catch (IOException | RuntimeException failed) {
-            Exception e = failed;
-            if (history != null) {
-                // A changed history is the first thing the open reports, as when it was checked before the scan.
-                try {
-                    history.join();
-                } catch (IOException | RuntimeException historyFailed) {
-                    historyFailed.addSuppressed(failed);
-                    e = historyFailed;
-                }
-            }
+        } catch (IOException | RuntimeException e) {
             closeQuietly(channel, e);
             if (e instanceof RuntimeException runtime) {
                 throw runtime;

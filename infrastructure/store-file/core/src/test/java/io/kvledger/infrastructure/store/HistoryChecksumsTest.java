@@ -66,36 +66,6 @@ class HistoryChecksumsTest {
         }, "a step begins here before the step of line");
     }
 
-    @Test
-    void aChangedHistoryIsReportedBeforeAChangedLineAfterTheSnapshot() throws Exception {
-        // The history is checked on a thread of its own beside the scan of the lines after the snapshot; when
-        // both are changed, the open still names the history's line, as when it checked the history first.
-        Path file = write("both.jsonl");
-        long snapshotSeq;
-        try (JsonlEventStorageEngine store = JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, 20)) {
-            snapshotSeq = store.snapshotSeq();
-        }
-        List<String> lines = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
-        int before = firstLineContaining(lines, "\"r3\"");
-        lines.set(before, lines.get(before).replaceFirst("\"r3\"", "\"R3\""));
-        int after = firstLineContaining(lines, "\"stepCrc32c\"", (int) snapshotSeq + 1);
-        assertTrue(after + 1 < lines.size(), "a step after the snapshot that is not the last one");
-        String line = lines.get(after);
-        char last = line.charAt(line.length() - 2);
-        lines.set(after, line.substring(0, line.length() - 2) + (last == '1' ? '2' : '1') + "}");
-        Files.write(file, lines, StandardCharsets.UTF_8);
-        byte[] bytes = Files.readAllBytes(file);
-
-        StoreCorruptedException refused = assertThrows(StoreCorruptedException.class,
-                () -> JsonlEventStorageEngine.open(file, FsyncPolicy.NEVER, 20));
-
-        assertEquals(firstLineContaining(lines, "\"stepCrc32c\"", before) + 1, refused.line(), refused.getMessage());
-        assertTrue(refused.getMessage().contains("before the store's snapshot"), refused.getMessage());
-        assertEquals(1, refused.getSuppressed().length, "the scan's own refusal rides along");
-        assertTrue(refused.getSuppressed()[0].getMessage().contains("line " + (after + 1)), refused.getSuppressed()[0].getMessage());
-        assertArrayEquals(bytes, Files.readAllBytes(file), "the store is left as it was");
-    }
-
     /** Changes the lines; returns the line (from 1) the refusal must name. */
     private interface Change {
         int apply(List<String> lines);
