@@ -15,6 +15,10 @@ import java.util.Set;
  * found, so those find their slot without hashing or probing again (the request map's look-ups and puts were a
  * fifth of a decode step's CPU on {@code java.util.HashMap}). Keys and values are never {@code null}; iteration
  * is in slot order, which {@link StateHashMap} sorts before anyone sees it.
+ *
+ * <p>A look-up writes the remembered slot, so like the state it serves the table has one owner thread. Readers
+ * on other threads while nothing changes it stay correct (the slot is checked against the key before use), as
+ * {@code java.util.HashMap}'s would.
  */
 final class OpenHashTable<K, V> extends AbstractMap<K, V> {
 
