@@ -38,7 +38,8 @@ public final class StateHashMap<K, V> extends StateMap<K, V, StateHashMap<K, V>>
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     protected List<Map.Entry<K, V>> ordered(Map<K, V> table) {
-        List<Map.Entry<K, V>> entries = super.ordered(table);
+        // The table's iterator makes a fresh immutable entry per key already: taken as they are, not copied again.
+        List<Map.Entry<K, V>> entries = new java.util.ArrayList<>(table.entrySet());
         entries.sort((a, b) -> ((Comparable) a.getKey()).compareTo(b.getKey())); // keys are ids: strings, integers
         return entries;
     }
