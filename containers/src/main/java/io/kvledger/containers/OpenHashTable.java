@@ -9,7 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The table under {@link StateHashMap}: linear probing over two flat arrays (keys, values), no entry object per
+ * The hash table under {@link StateHashMap} and the domain's retired requests: linear probing over two flat arrays
+ * (keys, values), no entry object per
  * key. It remembers the slot of the key last found or put, by identity: a fold looks a request up and then puts
  * its new value under the same id object, and a decision reads the request an earlier read of the same command
  * found, so those find their slot without hashing or probing again (the request map's look-ups and puts were a
@@ -20,7 +21,7 @@ import java.util.Set;
  * on other threads while nothing changes it stay correct (the slot is checked against the key before use), as
  * {@code java.util.HashMap}'s would.
  */
-final class OpenHashTable<K, V> extends AbstractMap<K, V> {
+public final class OpenHashTable<K, V> extends AbstractMap<K, V> {
 
     private static final int MIN_CAPACITY = 16;
 
@@ -30,13 +31,13 @@ final class OpenHashTable<K, V> extends AbstractMap<K, V> {
     /** The slot of the key last found or put, or -1; checked by identity, so only a slot still holding it counts. */
     private int last = -1;
 
-    OpenHashTable() {
+    public OpenHashTable() {
         keys = new Object[MIN_CAPACITY];
         values = new Object[MIN_CAPACITY];
     }
 
     /** A table of its own holding {@code from}'s entries (the arrays cloned when {@code from} is one). */
-    OpenHashTable(Map<K, V> from) {
+    public OpenHashTable(Map<K, V> from) {
         if (from instanceof OpenHashTable<K, V> table) {
             keys = table.keys.clone();
             values = table.values.clone();

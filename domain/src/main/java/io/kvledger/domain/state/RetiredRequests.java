@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.OpenHashTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.function.BiConsumer;
  * again. So memory is bounded however many requests pass, at the price of not recognising an id that
  * comes back after {@code capacity} later requests have ended.
  *
- * <p>Changed in place by the fold ({@link #retire}), as the rest of the state. Held in three flat arrays
- * (an open-addressing table of ids and statuses, and the ids in a ring, retired longest ago first), so that
+ * <p>Changed in place by the fold ({@link #retire}), as the rest of the state. Held in flat arrays (an
+ * {@link OpenHashTable} of ids and statuses, and the ids in a ring, retired longest ago first), so that
  * {@link #copy()} is three array copies: the audit copies the whole state every few thousand events
  * ({@code Lookback}), and a hash map of 65,536 retired ids copied entry by entry was a fifth of its thread.
  * Prints and snapshots as the map (ids ascending) and queue it was.
@@ -28,19 +29,16 @@ public final class RetiredRequests {
     private static final int FIRST_SLOTS = 16;
 
     private final int capacity;
-    /** Open addressing, linear probing; a {@code null} key is a free slot. Length a power of two, filled to three quarters at most. */
-    private String[] keys;
-    private RequestStatus[] statuses;
+    private final OpenHashTable<String, RequestStatus> statuses;
     /** The ids retired longest ago first, from {@code head}, wrapping. */
     private String[] ring;
     private int head;
     private int count;
     private long forgotten;
 
-    private RetiredRequests(int capacity, String[] keys, RequestStatus[] statuses, String[] ring, int head, int count,
+    private RetiredRequests(int capacity, OpenHashTable<String, RequestStatus> statuses, String[] ring, int head, int count,
                             long forgotten) {
         this.capacity = capacity;
-        this.keys = keys;
         this.statuses = statuses;
         this.ring = ring;
         this.head = head;
@@ -56,8 +54,7 @@ public final class RetiredRequests {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
         }
-        return new RetiredRequests(capacity, new String[FIRST_SLOTS], new RequestStatus[FIRST_SLOTS],
-                new String[Math.min(capacity, FIRST_SLOTS)], 0, 0, 0);
+        return new RetiredRequests(capacity, new OpenHashTable<>(), new String[Math.min(capacity, FIRST_SLOTS)], 0, 0, 0);
     }
 
     /**
@@ -88,9 +85,8 @@ public final class RetiredRequests {
     /** Remembers {@code requestId} as retired with {@code status}, forgetting the oldest beyond the capacity; returns this. */
     public RetiredRequests retire(String requestId, RequestStatus status) {
         Objects.requireNonNull(status, "status");
-        int slot = slotOf(requestId);
-        if (keys[slot] != null) {
-            statuses[slot] = status;   // already remembered: a new status, the same place in the order
+        if (statuses.containsKey(requestId)) {
+            statuses.put(requestId, status);   // already remembered: a new status, the same place in the order
             return this;
         }
         if (count == capacity) {
@@ -98,18 +94,13 @@ public final class RetiredRequests {
             ring[head] = null;
             head = head + 1 == ring.length ? 0 : head + 1;
             count--;
-            delete(slotOf(oldest));
+            statuses.remove(oldest);
             forgotten++;
         }
         if (count == ring.length) {
             growRing();
         }
-        if (4L * (count + 1) > 3L * keys.length) {
-            growTable();
-        }
-        slot = slotOf(requestId);
-        keys[slot] = requestId;
-        statuses[slot] = status;
+        statuses.put(requestId, status);
         int tail = head + count;
         ring[tail >= ring.length ? tail - ring.length : tail] = requestId;
         count++;
@@ -118,7 +109,7 @@ public final class RetiredRequests {
 
     /** The same requests remembered in arrays of their own: retiring into either leaves the other as it was. */
     public RetiredRequests copy() {
-        return new RetiredRequests(capacity, keys.clone(), statuses.clone(), ring.clone(), head, count, forgotten);
+        return new RetiredRequests(capacity, new OpenHashTable<>(statuses), ring.clone(), head, count, forgotten);
     }
 
     public int capacity() {
@@ -132,12 +123,12 @@ public final class RetiredRequests {
 
     /** The final status of a remembered retired request, or {@code other}. */
     public RequestStatus getOrElse(String requestId, RequestStatus other) {
-        int slot = slotOf(requestId);
-        return keys[slot] != null ? statuses[slot] : other;
+        RequestStatus status = statuses.get(requestId);
+        return status != null ? status : other;
     }
 
     public boolean containsKey(String requestId) {
-        return keys[slotOf(requestId)] != null;
+        return statuses.containsKey(requestId);
     }
 
     public int size() {
@@ -151,7 +142,7 @@ public final class RetiredRequests {
     /** How many remembered requests ended with {@code status}. */
     public int count(RequestStatus status) {
         int n = 0;
-        for (RequestStatus held : statuses) {
+        for (RequestStatus held : statuses.values()) {
             if (held == status) {
                 n++;
             }
@@ -171,13 +162,7 @@ public final class RetiredRequests {
 
     /** Every remembered id with its status, ids ascending. */
     public void forEach(BiConsumer<String, RequestStatus> action) {
-        String[] ids = new String[count];
-        int n = 0;
-        for (String key : keys) {
-            if (key != null) {
-                ids[n++] = key;
-            }
-        }
+        String[] ids = statuses.keySet().toArray(new String[0]);
         Arrays.sort(ids);
         for (String id : ids) {
             action.accept(id, getOrElse(id, null));
@@ -193,12 +178,7 @@ public final class RetiredRequests {
                 || forgotten != that.forgotten || !oldestFirst().equals(that.oldestFirst())) {
             return false;
         }
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null && statuses[i] != that.getOrElse(keys[i], null)) {
-                return false;
-            }
-        }
-        return true;
+        return statuses.equals(that.statuses);
     }
 
     @Override
@@ -219,43 +199,6 @@ public final class RetiredRequests {
         return out.append("), forgotten=").append(forgotten).append(']').toString();
     }
 
-    /** The slot holding {@code id}, or the free slot where it would go. */
-    private int slotOf(String id) {
-        int mask = keys.length - 1;
-        int slot = home(id, mask);
-        while (keys[slot] != null && !keys[slot].equals(id)) {
-            slot = (slot + 1) & mask;
-        }
-        return slot;
-    }
-
-    /**
-     * Where {@code id}'s probe starts. Ids are often a prefix and a counter ("r1041"), whose string hashes are
-     * consecutive: taken as they are, they fill a run of slots, and a look-up of an id not held that starts inside
-     * the run walks to its end. Multiplying by the golden ratio spreads them over the table.
-     */
-    private static int home(String id, int mask) {
-        int h = id.hashCode() * 0x9E3779B9;
-        return (h ^ (h >>> 16)) & mask;
-    }
-
-    /** Frees {@code slot}, moving later keys of its probe run back so that every key stays reachable. */
-    private void delete(int slot) {
-        int mask = keys.length - 1;
-        int free = slot;
-        for (int next = (free + 1) & mask; keys[next] != null; next = (next + 1) & mask) {
-            int home = home(keys[next], mask);
-            // The key at next may move to free when its home is not cyclically within (free, next].
-            if (((next - home) & mask) >= ((next - free) & mask)) {
-                keys[free] = keys[next];
-                statuses[free] = statuses[next];
-                free = next;
-            }
-        }
-        keys[free] = null;
-        statuses[free] = null;
-    }
-
     private void growRing() {
         String[] grown = new String[(int) Math.min(capacity, 2L * ring.length)];
         for (int i = 0; i < count; i++) {
@@ -264,19 +207,5 @@ public final class RetiredRequests {
         }
         ring = grown;
         head = 0;
-    }
-
-    private void growTable() {
-        String[] oldKeys = keys;
-        RequestStatus[] oldStatuses = statuses;
-        keys = new String[oldKeys.length * 2];
-        statuses = new RequestStatus[oldKeys.length * 2];
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != null) {
-                int slot = slotOf(oldKeys[i]);
-                keys[slot] = oldKeys[i];
-                statuses[slot] = oldStatuses[i];
-            }
-        }
     }
 }
