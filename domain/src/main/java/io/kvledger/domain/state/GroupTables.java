@@ -27,18 +27,23 @@ public record GroupTables(List<BlockTable> tables, List<Integer> cursors) {
     private static final OneCursorLists ONE_CURSOR = new OneCursorLists(4096);
 
     private static final class OneCursorLists {
-        private final List<List<Integer>> lists;
+        /** The list of each value; never written after the constructor. A loop, not a stream: built at start-up. */
+        private final Object[] lists;
 
         OneCursorLists(int values) {
-            lists = java.util.stream.IntStream.range(0, values).mapToObj(List::of).toList();
+            lists = new Object[values];
+            for (int value = 0; value < values; value++) {
+                lists[value] = List.of(value);
+            }
         }
 
         /** The shared list equal to {@code cursors} when there is one, else {@code cursors}. */
+        @SuppressWarnings("unchecked")
         List<Integer> shared(List<Integer> cursors) {
             if (cursors.size() == 1) {
                 int cursor = cursors.get(0);
-                if (cursor >= 0 && cursor < lists.size()) {
-                    return lists.get(cursor);
+                if (cursor >= 0 && cursor < lists.length) {
+                    return (List<Integer>) lists[cursor];
                 }
             }
             return cursors;
