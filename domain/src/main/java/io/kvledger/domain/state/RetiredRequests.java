@@ -30,19 +30,17 @@ public final class RetiredRequests {
 
     private final int capacity;
     private final OpenHashTable<String, RequestStatus> statuses;
-    /** The ids retired longest ago first, from {@code head}, wrapping. */
+    /** The same ids, retired longest ago first, from {@code head}, wrapping; as many as {@code statuses} holds. */
     private String[] ring;
     private int head;
-    private int count;
     private long forgotten;
 
-    private RetiredRequests(int capacity, OpenHashTable<String, RequestStatus> statuses, String[] ring, int head, int count,
+    private RetiredRequests(int capacity, OpenHashTable<String, RequestStatus> statuses, String[] ring, int head,
                             long forgotten) {
         this.capacity = capacity;
         this.statuses = statuses;
         this.ring = ring;
         this.head = head;
-        this.count = count;
         this.forgotten = forgotten;
     }
 
@@ -54,7 +52,7 @@ public final class RetiredRequests {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
         }
-        return new RetiredRequests(capacity, new OpenHashTable<>(), new String[Math.min(capacity, FIRST_SLOTS)], 0, 0, 0);
+        return new RetiredRequests(capacity, new OpenHashTable<>(), new String[Math.min(capacity, FIRST_SLOTS)], 0, 0);
     }
 
     /**
@@ -89,27 +87,24 @@ public final class RetiredRequests {
             statuses.put(requestId, status);   // already remembered: a new status, the same place in the order
             return this;
         }
-        if (count == capacity) {
+        if (statuses.size() == capacity) {
             String oldest = ring[head];
             ring[head] = null;
             head = head + 1 == ring.length ? 0 : head + 1;
-            count--;
             statuses.remove(oldest);
             forgotten++;
         }
-        if (count == ring.length) {
+        if (statuses.size() == ring.length) {
             growRing();
         }
         statuses.put(requestId, status);
-        int tail = head + count;
-        ring[tail >= ring.length ? tail - ring.length : tail] = requestId;
-        count++;
+        ring[ringSlot(statuses.size() - 1)] = requestId;
         return this;
     }
 
     /** The same requests remembered in arrays of their own: retiring into either leaves the other as it was. */
     public RetiredRequests copy() {
-        return new RetiredRequests(capacity, new OpenHashTable<>(statuses), ring.clone(), head, count, forgotten);
+        return new RetiredRequests(capacity, new OpenHashTable<>(statuses), ring.clone(), head, forgotten);
     }
 
     public int capacity() {
@@ -132,11 +127,11 @@ public final class RetiredRequests {
     }
 
     public int size() {
-        return count;
+        return statuses.size();
     }
 
     public boolean isEmpty() {
-        return count == 0;
+        return statuses.isEmpty();
     }
 
     /** How many remembered requests ended with {@code status}. */
@@ -152,10 +147,9 @@ public final class RetiredRequests {
 
     /** The remembered ids, retired longest ago first. */
     public List<String> oldestFirst() {
-        List<String> ids = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            int at = head + i;
-            ids.add(ring[at >= ring.length ? at - ring.length : at]);
+        List<String> ids = new ArrayList<>(statuses.size());
+        for (int i = 0; i < statuses.size(); i++) {
+            ids.add(ring[ringSlot(i)]);
         }
         return ids;
     }
@@ -174,7 +168,7 @@ public final class RetiredRequests {
         if (other == this) {
             return true;
         }
-        if (!(other instanceof RetiredRequests that) || capacity != that.capacity || count != that.count
+        if (!(other instanceof RetiredRequests that) || capacity != that.capacity || size() != that.size()
                 || forgotten != that.forgotten || !oldestFirst().equals(that.oldestFirst())) {
             return false;
         }
@@ -199,11 +193,16 @@ public final class RetiredRequests {
         return out.append("), forgotten=").append(forgotten).append(']').toString();
     }
 
+    /** Where the {@code i}-th id retired longest ago is in the ring. */
+    private int ringSlot(int i) {
+        int at = head + i;
+        return at >= ring.length ? at - ring.length : at;
+    }
+
     private void growRing() {
         String[] grown = new String[(int) Math.min(capacity, 2L * ring.length)];
-        for (int i = 0; i < count; i++) {
-            int at = head + i;
-            grown[i] = ring[at >= ring.length ? at - ring.length : at];
+        for (int i = 0; i < statuses.size(); i++) {
+            grown[i] = ring[ringSlot(i)];
         }
         ring = grown;
         head = 0;
