@@ -109,6 +109,17 @@ public final class OpenHashTable<K, V> extends AbstractMap<K, V> {
         return old;
     }
 
+    /** Every value replaced by {@code function}'s, in place (the keys stay in their slots). */
+    @Override
+    @SuppressWarnings("unchecked")
+    public void replaceAll(java.util.function.BiFunction<? super K, ? super V, ? extends V> function) {
+        for (int slot = 0; slot < keys.length; slot++) {
+            if (keys[slot] != null) {
+                values[slot] = java.util.Objects.requireNonNull(function.apply((K) keys[slot], (V) values[slot]));
+            }
+        }
+    }
+
     @Override
     public void clear() {
         java.util.Arrays.fill(keys, null);

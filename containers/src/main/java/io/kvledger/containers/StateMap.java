@@ -102,6 +102,16 @@ public abstract class StateMap<K, V, M extends StateMap<K, V, M>> {
         return make(copyOf(table));
     }
 
+    /**
+     * A map of its own whose values are {@code copyOfValue}'s copies of this one's: for values the owner changes in
+     * place (the state's requests), so a change of either map or of its values leaves the other as it was.
+     */
+    public M copy(java.util.function.UnaryOperator<V> copyOfValue) {
+        Map<K, V> copied = copyOf(table);
+        copied.replaceAll((key, value) -> copyOfValue.apply(value));
+        return make(copied);
+    }
+
     /** Every entry in the map's order (a copy). */
     public List<Map.Entry<K, V>> entries() {
         return ordered(table);

@@ -48,6 +48,41 @@ class OpenHashTableTest {
     }
 
     @Test
+    void aCopyWithItsOwnValuesLeavesTheOriginalAsItWas() {
+        // The state's copy: each request copied, so changing one copy's value changes nothing of the other map.
+        for (long seed = 1; seed <= 50; seed++) {
+            Random random = new Random(seed);
+            StateHashMap<Integer, int[]> map = StateHashMap.empty();
+            Map<Integer, Integer> expected = new HashMap<>();
+            for (int i = 0, n = 1 + random.nextInt(500); i < n; i++) {
+                int key = random.nextInt(1000);
+                int value = random.nextInt();
+                map.put(key, new int[] {value});
+                expected.put(key, value);
+            }
+            StateHashMap<Integer, int[]> copy = map.copy(int[]::clone);
+            map.forEach((key, value) -> value[0]++);
+            assertEquals(expected.size(), copy.size());
+            copy.forEach((key, value) -> assertEquals(expected.get(key), value[0], "key " + key));
+            map.forEach((key, value) -> assertEquals(expected.get(key) + 1, value[0], "key " + key));
+        }
+    }
+
+    @Test
+    void replaceAllReplacesEveryValueAndKeepsTheKeys() {
+        OpenHashTable<String, Integer> table = new OpenHashTable<>();
+        Map<String, Integer> expected = new HashMap<>();
+        for (int i = 0; i < 300; i++) {
+            table.put("k" + i, i);
+            expected.put("k" + i, i);
+        }
+        table.replaceAll((key, value) -> value * 2 + key.length());
+        expected.replaceAll((key, value) -> value * 2 + key.length());
+        assertEquals(expected, table);
+        assertThrows(NullPointerException.class, () -> table.replaceAll((key, value) -> null));
+    }
+
+    @Test
     void nullKeysAreHeldByNoneAndNeitherKeysNorValuesMayBeNull() {
         OpenHashTable<String, Integer> table = new OpenHashTable<>();
         assertNull(table.get(null));

@@ -65,12 +65,18 @@ public final class EngineFold {
         // A decode step's two events per request first (each type is tested once, whatever the order).
         if (event instanceof TokensAppended e) {
             RequestState request = state.heldRequest(e.requestId());
-            return request == null ? state
-                    : state.withRequest(request.withTokens(e.numTokens(), request.hashes().append(e.tokens())));
+            if (request != null) {
+                request.setTokens(e.numTokens(), request.hashes().append(e.tokens()));
+            }
+            return state;
         }
         if (event instanceof TokensComputed e) {
             RequestState request = state.heldRequest(e.requestId());
-            return request == null ? state : RequestFold.afterOfferTrigger(state, request.withComputed(e.numComputedTokens()));
+            if (request == null) {
+                return state;
+            }
+            request.setComputed(e.numComputedTokens());
+            return RequestFold.afterOfferTrigger(state, request);
         }
         if (event instanceof RequestRegistered e) {
             if (state.isKnown(e.requestId())) {
@@ -110,15 +116,17 @@ public final class EngineFold {
             return state; // the rest are about a live request only
         }
         if (event instanceof TokensRejected e) {
-            return state.withRequest(request.withComputed(e.numComputedTokens()));
+            request.setComputed(e.numComputedTokens());
+            return state;
         }
         if (event instanceof PrefixMatched e) {
-            var match = new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks());
-            return state.withRequest(request.withComputed(e.gpuHitTokens()).withPendingMatch(match))
-                    .withTier(TableFold.touch(state.tier(), ChunkKeys.of(state.config(), request, e.hitChunks())));
+            request.setComputed(e.gpuHitTokens());
+            request.setPendingMatch(new PrefixMatch(e.gpuHitTokens(), e.externalTokens(), e.hitChunks()));
+            return state.withTier(TableFold.touch(state.tier(), ChunkKeys.of(state.config(), request, e.hitChunks())));
         }
         if (event instanceof PrefixMatchDeferred) {
-            return state.withRequest(request.withPendingMatch(null));
+            request.setPendingMatch(null);
+            return state;
         }
         if (event instanceof BlocksAllocated e) {
             return TableFold.allocated(state, request, e);
@@ -130,8 +138,11 @@ public final class EngineFold {
             if (request.isTerminal()) {
                 return state;
             }
-            RequestState preempted = request.withComputed(0).withStatus(RequestStatus.PREEMPTED).withPendingMatch(null);
-            return state.withRequest(TableFold.preempted(state.config(), preempted));
+            request.setComputed(0);
+            request.setStatus(RequestStatus.PREEMPTED);
+            request.setPendingMatch(null);
+            TableFold.preempted(state.config(), request);
+            return state;
         }
         if (event instanceof RequestAborted) {
             return RequestFold.terminated(state, request, RequestStatus.ABORTED);

@@ -62,17 +62,17 @@ final class JobFold {
         if (request != null) {
             if (e.success()) {
                 // The last token is always recomputed, for its logits.
-                request = request.withComputed(Math.min(job.gpuHitTokens() + job.externalTokens(), request.numTokens() - 1));
+                request.setComputed(Math.min(job.gpuHitTokens() + job.externalTokens(), request.numTokens() - 1));
             } else {
-                request = request.withComputed(job.gpuHitTokens()).withCursor(job.cursorBefore());
+                request.setComputed(job.gpuHitTokens());
+                request.setCursor(0, job.cursorBefore());
                 if (job.groupCursorsBefore() != null) {
-                    request = TableFold.restoreCursors(request, job);
+                    TableFold.restoreCursors(request, job);
                 }
             }
             if (request.status() == RequestStatus.LOADING) {
-                request = request.withStatus(RequestStatus.RUNNING);
+                request.setStatus(RequestStatus.RUNNING);
             }
-            next = next.withRequest(request);
         }
         return RequestFold.settle(next, job.requestId());
     }
@@ -116,6 +116,9 @@ final class JobFold {
     private static EngineState endJob(EngineState state, Job job) {
         EngineState next = state.withJobs(state.jobs().remove(job.jobId()), state.nextJobId());
         RequestState request = next.heldRequest(job.requestId());
-        return request == null ? next : next.withRequest(request.withJobIds(request.jobIds().remove(job.jobId())));
+        if (request != null) {
+            request.setJobIds(request.jobIds().remove(job.jobId()));
+        }
+        return next;
     }
 }

@@ -22,10 +22,11 @@ final class RequestFold {
      * so a log replays to the same state as the live engine.
      */
     static EngineState afterOfferTrigger(EngineState state, RequestState request) {
+        // request is the one the state holds: it changes in place.
         EngineConfig config = state.config();
         int[] ends = GroupedOffer.ends(config, request);
         if (ends == null) {
-            return state.withRequest(request); // nothing past any cursor: most decode steps
+            return state; // nothing past any cursor: most decode steps
         }
         // Only whether the tier holds every offered chunk matters here; the first it lacks means a store
         // follows (StoreJobScheduled moves the cursors), so the rest of the offer is not derived.
@@ -36,25 +37,26 @@ final class RequestFold {
             List<String> keys = GroupedOffer.offeredKeys(config, request, g, ends[g]);
             for (String key : keys) {
                 if (!tier.holds(key)) {
-                    return state.withRequest(request);
+                    return state;
                 }
             }
             offered |= !keys.isEmpty();
             touched.add(keys);
         }
-        RequestState advanced = TableFold.advance(request, ends);
+        TableFold.advance(request, ends);
         if (!offered) {
-            return state.withRequest(advanced); // every chunk passed over: the cursors move, nothing is touched
+            return state; // every chunk passed over: the cursors move, nothing is touched
         }
         // A touch of several groups goes group by group in index order, so a later group's chunks end more recent.
         for (List<String> keys : touched) {
             tier = tier.touch(keys);
         }
-        return state.withRequest(advanced).withTier(tier);
+        return state.withTier(tier);
     }
 
-    static EngineState terminated(EngineState state, RequestState live, RequestStatus status) {
-        RequestState request = live.withStatus(status).withPendingMatch(null);
+    static EngineState terminated(EngineState state, RequestState request, RequestStatus status) {
+        request.setStatus(status);
+        request.setPendingMatch(null);
         EngineState next = JobFold.fenceStores(state, request);
         return settle(afterOfferTrigger(next, request), request.requestId());
     }

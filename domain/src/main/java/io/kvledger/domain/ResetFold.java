@@ -18,17 +18,17 @@ final class ResetFold {
     }
 
     static EngineState reset(EngineState state, CacheReset e) {
-        StateHashMap<String, RequestState> requests = state.requests();
         for (RequestState request : state.requests().values()) {
-            RequestState next = TableFold.resetCursors(request.withCursor(0).withJobIds(JobIds.EMPTY));
             if (request.status() == RequestStatus.LOADING) {
-                Job load = loadOf(state, request);
-                next = next.withStatus(RequestStatus.RUNNING)
-                        .withComputed(load == null ? request.computed() : load.gpuHitTokens());
+                Job load = loadOf(state, request); // read before its job ids go
+                request.setStatus(RequestStatus.RUNNING);
+                request.setComputed(load == null ? request.computed() : load.gpuHitTokens());
             }
-            requests = requests.put(request.requestId(), next);
+            request.setCursor(0, 0);
+            TableFold.resetCursors(request);
+            request.setJobIds(JobIds.EMPTY);
         }
-        EngineState next = state.withRequests(requests)
+        EngineState next = state
                 .withTier(state.tier().cleared())
                 .withJobs(StateTreeMap.empty(), Math.max(state.nextJobId(), e.staleBelowJobId()))
                 .withFences(StateHashMap.empty())

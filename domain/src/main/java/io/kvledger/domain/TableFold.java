@@ -33,19 +33,22 @@ final class TableFold {
 
     static EngineState allocated(EngineState state, RequestState request, BlocksAllocated e) {
         EngineConfig config = state.config();
-        RequestState next = request;
         StateHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(config.groupCount(), e.blockIds().groupCount()); g++) {
             List<Integer> added = e.blockIds().group(g);
-            next = next.withTable(g, next.table(g).appendAll(added));
+            request.setTable(g, request.table(g).appendAll(added));
             if (config.isSliding(g)) {
-                holds = hold(holds, added, 1);
+                hold(holds, added, 1);
             }
         }
-        RequestStatus status = request.isTerminal() ? request.status() : RequestStatus.RUNNING;
+        if (!request.isTerminal()) {
+            request.setStatus(RequestStatus.RUNNING);
+        }
         // A load's LoadJobScheduled follows at once and reads the match it uses (its hit end need not be a chunk end).
-        next = next.withStatus(status).withPendingMatch(e.externalTokens() > 0 ? request.pendingMatch() : null);
-        return state.withRequest(next).withWindowHolds(holds);
+        if (e.externalTokens() <= 0) {
+            request.setPendingMatch(null);
+        }
+        return state;
     }
 
     /**
@@ -53,47 +56,45 @@ final class TableFold {
      * either policy.
      */
     static EngineState freed(EngineState state, RequestState request, WindowBlocksFreed e) {
-        RequestState next = request;
         StateHashMap<Integer, Integer> holds = state.windowHolds();
         StateHashMap<Integer, JobIds> fences = state.fences();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             if (!state.config().isSliding(g)) {
                 continue; // only a sliding window frees; without one the event is ignored (contract 7.8)
             }
-            BlockTable table = next.table(g);
+            BlockTable table = request.table(g);
             for (Integer block : e.blockIds().group(g)) {
                 int position = table.indexOf(block);
                 if (position < 0) {
                     continue;
                 }
                 table = table.update(position, (Integer) null);
-                holds = hold(holds, List.of(block), -1);
+                hold(holds, List.of(block), -1);
                 for (long jobId : request.jobIds()) {
                     Job job = state.job(jobId);
                     if (job != null && job.isStore() && job.blockIds().contains(block)) {
-                        fences = fences.put(block, fences.getOrElse(block, JobIds.EMPTY).add(jobId));
+                        fences.put(block, fences.getOrElse(block, JobIds.EMPTY).add(jobId));
                     }
                 }
             }
-            next = next.withTable(g, table);
+            request.setTable(g, table);
         }
-        return state.withRequest(next).withWindowHolds(holds).withFences(fences);
+        return state;
     }
 
     /** Released blocks leave their group's table; a table left with null entries only is emptied. */
     static EngineState released(EngineState state, RequestState request, BlocksReleased e) {
         EngineConfig config = state.config();
-        RequestState next = request;
         StateHashMap<Integer, Integer> holds = state.windowHolds();
         for (int g = 0; g < Math.min(request.tableCount(), e.blockIds().groupCount()); g++) {
             List<Integer> gone = e.blockIds().group(g);
-            BlockTable table = BlockCounts.remove(next.table(g), gone);
-            next = next.withTable(g, table.hasBlock() ? table : BlockTable.EMPTY);
+            BlockTable table = BlockCounts.remove(request.table(g), gone);
+            request.setTable(g, table.hasBlock() ? table : BlockTable.EMPTY);
             if (config.isSliding(g)) {
-                holds = hold(holds, gone, -1);
+                hold(holds, gone, -1);
             }
         }
-        return RequestFold.settle(state.withRequest(next).withWindowHolds(holds), e.requestId());
+        return RequestFold.settle(state, e.requestId());
     }
 
     /**
@@ -102,15 +103,13 @@ final class TableFold {
      * the {@code BlocksReleased} that follows takes them out, so a log that releases it only in part keeps the
      * rest, as revision 4's fold did (the audits of foreign logs keep their findings).
      */
-    static RequestState preempted(EngineConfig config, RequestState request) {
+    static void preempted(EngineConfig config, RequestState request) {
         if (!config.isGrouped()) {
-            return request;
+            return;
         }
-        RequestState next = request;
         for (int g = 0; g < request.tableCount(); g++) {
-            next = next.withTable(g, BlockTable.EMPTY);
+            request.setTable(g, BlockTable.EMPTY);
         }
-        return next;
     }
 
     /**
@@ -121,7 +120,6 @@ final class TableFold {
         EngineConfig config = state.config();
         // The offer's ends and keys; which chunks the tier lacks is the job's own (its keys), so no tier is read.
         int[] ends = GroupedOffer.ends(config, request);
-        RequestState next = request;
         CpuTier tier = state.tier();
         // Chunks only a foreign log stores past the offer: revision 4's fold (one group, contract 7.0) touches them
         // as offered, the grouped fold only writes them; each keeps its order of recency, so audits keep findings.
@@ -134,7 +132,7 @@ final class TableFold {
                 List<Integer> stored = e.chunkIndices().group(g);
                 end = Math.max(end, stored.get(stored.size() - 1) + 1);
             }
-            next = next.withCursor(g, end);
+            // The offer is read from the cursor before the store moves it.
             List<String> touched = ends == null ? List.of() : GroupedOffer.offeredKeys(config, request, g, ends[g]);
             if (end > offerEnd && touchesPastTheOffer) {
                 touched = new ArrayList<>(touched);
@@ -142,10 +140,11 @@ final class TableFold {
                     touched.add(request.key(config, g, chunk));
                 }
             }
+            request.setCursor(g, end);
             tier = g == 0 ? tier.writingThenTouching(e.keys().flat(), touched) : tier.touch(touched);
         }
-        next = next.withJobIds(request.jobIds().add(e.jobId()));
-        EngineState after = state.withRequest(next).withTier(tier)
+        request.setJobIds(request.jobIds().add(e.jobId()));
+        EngineState after = state.withTier(tier)
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         // A store made by the terminal command itself is fenced like the ones before it.
         return request.isTerminal() ? JobFold.fenceStores(after, after.heldRequest(e.requestId())) : after;
@@ -170,40 +169,38 @@ final class TableFold {
         }
         long hitEnd = (long) gpuHitTokens + externalTokens;
         List<Integer> cursorsBefore = request.tableCount() > 1 ? new ArrayList<>(request.tableCount() - 1) : null;
-        RequestState next = request;
+        int cursorBefore = request.cursor();
         for (int g = 0; g < request.tableCount(); g++) {
             if (g > 0) {
                 cursorsBefore.add(request.cursor(g));
             }
             int c = config.chunkTokens(g);
             int end = (int) Math.max(0, (hitEnd + c - 1) / c);
-            next = next.withCursor(g, Math.max(request.cursor(g), end));
+            request.setCursor(g, Math.max(request.cursor(g), end));
         }
         Job job = Job.groupedLoad(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(),
-                gpuHitTokens, externalTokens, request.cursor(), cursorsBefore);
-        next = next.withStatus(RequestStatus.LOADING).withPendingMatch(null).withJobIds(request.jobIds().add(e.jobId()));
-        return state.withRequest(next)
+                gpuHitTokens, externalTokens, cursorBefore, cursorsBefore);
+        request.setStatus(RequestStatus.LOADING);
+        request.setPendingMatch(null);
+        request.setJobIds(request.jobIds().add(e.jobId()));
+        return state
                 .withTier(state.tier().pin(e.keys().flat()))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
     }
 
     /** A failed load puts back the cursors of groups 1 .. G-1 too. */
-    static RequestState restoreCursors(RequestState request, Job job) {
-        RequestState next = request;
+    static void restoreCursors(RequestState request, Job job) {
         List<Integer> before = job.groupCursorsBefore();
         for (int g = 1; g <= before.size() && g < request.tableCount(); g++) {
-            next = next.withCursor(g, before.get(g - 1));
+            request.setCursor(g, before.get(g - 1));
         }
-        return next;
     }
 
-    /** ResetCache: every cursor returns to 0; the tables keep their null entries. */
-    static RequestState resetCursors(RequestState request) {
-        RequestState next = request;
+    /** ResetCache: the cursors of groups 1 .. G-1 return to 0; the tables keep their null entries. */
+    static void resetCursors(RequestState request) {
         for (int g = 1; g < request.tableCount(); g++) {
-            next = next.withCursor(g, 0);
+            request.setCursor(g, 0);
         }
-        return next;
     }
 
     /** A touch of several groups goes group by group in index order, so a later group's chunks end more recent. */
@@ -216,29 +213,29 @@ final class TableFold {
     }
 
     /** Every cursor to {@code max(s_g, S_g)}: an offer taken (a store, or a tier that holds it whole). */
-    static RequestState advance(RequestState request, int[] ends) {
-        RequestState next = request;
+    static void advance(RequestState request, int[] ends) {
         for (int g = 0; g < request.tableCount(); g++) {
             if (ends[g] > request.cursor(g)) {
-                next = next.withCursor(g, ends[g]);
+                request.setCursor(g, ends[g]);
             }
         }
-        return next;
     }
 
-    private static StateHashMap<Integer, Integer> hold(StateHashMap<Integer, Integer> holds, List<Integer> blocks,
-                                                          int delta) {
+    /** Counts {@code blocks} held {@code delta} more times, in place; {@code holds} is null without groups. */
+    private static void hold(StateHashMap<Integer, Integer> holds, List<Integer> blocks, int delta) {
         if (holds == null) {
-            return null;
+            return;
         }
-        StateHashMap<Integer, Integer> next = holds;
         for (Integer block : blocks) {
             if (block == null) {
                 continue;
             }
-            int count = next.getOrElse(block, 0) + delta;
-            next = count <= 0 ? next.remove(block) : next.put(block, count);
+            int count = holds.getOrElse(block, 0) + delta;
+            if (count <= 0) {
+                holds.remove(block);
+            } else {
+                holds.put(block, count);
+            }
         }
-        return next;
     }
 }

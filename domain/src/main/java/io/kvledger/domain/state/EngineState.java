@@ -12,11 +12,11 @@ import java.util.Optional;
  * tier, the jobs in flight and the fences that span requests.
  *
  * <p>Changed in place by its one owner, the thread that folds events into it ({@code io.kvledger.domain.*Fold}):
- * its maps ({@link StateMap}), tier ({@link CpuTier}) and retired requests change in place, and a state folded
- * from this one shares them, so this one then reads as the new one does (but for its plain numbers). Nothing
- * keeps an older state readable: a reader that looks back (the audit, {@code replay --at}, explain) re-folds
- * from a {@link #copy()} or from the start. {@code decide} only reads it. The requests, jobs and fences held
- * are immutable values.
+ * its maps ({@link StateMap}), tier ({@link CpuTier}), retired requests and the requests it holds change in place,
+ * and a state folded from this one shares them, so this one then reads as the new one does (but for its plain
+ * numbers). Nothing keeps an older state readable: a reader that looks back (the audit, {@code replay --at},
+ * explain) re-folds from a {@link #copy()} or from the start, and a reader holds a request only until the next
+ * fold. {@code decide} only reads it. The jobs and fences held are immutable values.
  *
  * @param requests        live requests and terminated ones not yet settled
  * @param retired         settled terminated requests (no jobs, no blocks): only their final status is kept,
@@ -50,15 +50,15 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
 
     /**
      * A state of its own, equal to this one: folding either afterwards leaves the other as it was. Copies every
-     * container (requests, jobs, fences, window holds, the tier's chunks and order, the retired statuses): one
-     * table entry per request, job, fenced or held block, chunk and retired request (at most
-     * {@link RetiredRequests#CAPACITY}), so about as much as a snapshot's encoding costs, without its text. The
-     * values in them (requests, jobs, chunks) are immutable and shared; a request's block tables and hashes grow
-     * by appending in place to arrays the two states share (a version appends in place only where no other has),
-     * so fold the two on one thread, or one at a time, never both at once.
+     * container (requests, jobs, fences, window holds, the tier's chunks and order, the retired statuses) and every
+     * request (13 fields each): one table entry per request, job, fenced or held block, chunk and retired request
+     * (at most {@link RetiredRequests#CAPACITY}), so about as much as a snapshot's encoding costs, without its
+     * text. The values in them (a request's tables and hashes, jobs, chunks) are immutable and shared; a request's
+     * block tables and hashes grow by appending in place to arrays the two states share (a version appends in
+     * place only where no other has), so fold the two on one thread, or one at a time, never both at once.
      */
     public EngineState copy() {
-        return new EngineState(config, requests.copy(), retired.copy(), registered, tier.copy(), jobs.copy(), nextJobId,
+        return new EngineState(config, requests.copy(RequestState::copy), retired.copy(), registered, tier.copy(), jobs.copy(), nextJobId,
                 staleBelowJobId, fences.copy(), windowHolds == null ? null : windowHolds.copy());
     }
 
@@ -111,6 +111,7 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
         return request != null ? request.status() : retired.getOrElse(requestId, null);
     }
 
+    /** The state holding {@code request} under its id (a new one, or a rule's copy in a state of its own). */
     public EngineState withRequest(RequestState request) {
         return new EngineState(config, requests.put(request.requestId(), request), retired, registered, tier, jobs,
                 nextJobId, staleBelowJobId, fences, windowHolds);

@@ -1,25 +1,56 @@
 package io.kvledger.domain.state;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
- * One request as folded from its events.
+ * One request as folded from its events: changed in place by the fold ({@code io.kvledger.domain.*Fold}, through
+ * the {@code set} methods), as the rest of the state is, so a decode step allocates nothing for it. A reader holds
+ * it only until the next fold (as it holds the {@link EngineState}); what a rule asks of a request changed (a
+ * decision's "what if") is a copy, from a {@code with} method, which leaves this one as it is. Its fields are
+ * written in this order (snapshots, views), as the record it was wrote its components.
  *
- * @param ordinal      registration order, from 0
- * @param numTokens    {@code n}: prompt plus appended tokens
- * @param computed     {@code c}
- * @param cursor       {@code s}: the next chunk index to store
- * @param blockTable   GPU blocks it holds, in allocation order (what is released leaves the table)
- * @param hashes       chained hashes of its full blocks; chunk keys are taken from them
- * @param pendingMatch the unused {@code PrefixMatched}, or {@code null}
- * @param jobIds       its jobs in flight (one load, or stores only)
- * @param groups       the tables and cursors of groups 1 .. G-1 with two groups or more, else {@code null}
- *                     ({@code blockTable} and {@code cursor} are group 0's)
- * @param controls     the controls its {@code RequestRegistered} gave (contract 9.1), or {@code null}: none
+ * <p>{@code ordinal}: registration order, from 0; {@code numTokens}: {@code n}, prompt plus appended tokens;
+ * {@code computed}: {@code c}; {@code cursor}: {@code s}, the next chunk index to store; {@code blockTable}: the
+ * GPU blocks it holds, in allocation order (what is released leaves the table); {@code hashes}: chained hashes of
+ * its full blocks, chunk keys are taken from them; {@code pendingMatch}: the unused {@code PrefixMatched}, or
+ * {@code null}; {@code jobIds}: its jobs in flight (one load, or stores only); {@code groups}: the tables and
+ * cursors of groups 1 .. G-1 with two groups or more, else {@code null} ({@code blockTable} and {@code cursor} are
+ * group 0's); {@code controls}: the controls its {@code RequestRegistered} gave (contract 9.1), or {@code null}.
  */
-public record RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed,
-                           int cursor, RequestStatus status, BlockTable blockTable, BlockHashes hashes,
-                           PrefixMatch pendingMatch, JobIds jobIds, GroupTables groups, RequestControls controls) {
+public final class RequestState {
+
+    private final String requestId;
+    private final long ordinal;
+    private final int promptLength;
+    private int numTokens;
+    private int computed;
+    private int cursor;
+    private RequestStatus status;
+    private BlockTable blockTable;
+    private BlockHashes hashes;
+    private PrefixMatch pendingMatch;
+    private JobIds jobIds;
+    private GroupTables groups;
+    private RequestControls controls;
+
+    public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
+                        RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
+                        JobIds jobIds, GroupTables groups, RequestControls controls) {
+        this.requestId = requestId;
+        this.ordinal = ordinal;
+        this.promptLength = promptLength;
+        this.numTokens = numTokens;
+        this.computed = computed;
+        this.cursor = cursor;
+        this.status = status;
+        this.blockTable = blockTable;
+        this.hashes = hashes;
+        this.pendingMatch = pendingMatch;
+        this.jobIds = jobIds;
+        this.groups = groups;
+        this.controls = controls;
+    }
 
     public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
                         RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
@@ -33,6 +64,106 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
                         JobIds jobIds) {
         this(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable, hashes, pendingMatch,
                 jobIds, null);
+    }
+
+    /** A request of its own, equal to this one: folding either leaves the other as it is (its values are immutable). */
+    public RequestState copy() {
+        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
+                hashes, pendingMatch, jobIds, groups, controls);
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    public long ordinal() {
+        return ordinal;
+    }
+
+    public int promptLength() {
+        return promptLength;
+    }
+
+    public int numTokens() {
+        return numTokens;
+    }
+
+    public int computed() {
+        return computed;
+    }
+
+    public int cursor() {
+        return cursor;
+    }
+
+    public RequestStatus status() {
+        return status;
+    }
+
+    public BlockTable blockTable() {
+        return blockTable;
+    }
+
+    public BlockHashes hashes() {
+        return hashes;
+    }
+
+    public PrefixMatch pendingMatch() {
+        return pendingMatch;
+    }
+
+    public JobIds jobIds() {
+        return jobIds;
+    }
+
+    public GroupTables groups() {
+        return groups;
+    }
+
+    public RequestControls controls() {
+        return controls;
+    }
+
+    // The fold's writes, in place. Only the fold calls them (DomainArchitectureTest); a rule copies with a with method.
+
+    /** {@code n} and the hashes that follow it (TokensAppended). */
+    public void setTokens(int value, BlockHashes newHashes) {
+        numTokens = value;
+        hashes = newHashes;
+    }
+
+    public void setComputed(int value) {
+        computed = value;
+    }
+
+    public void setStatus(RequestStatus value) {
+        status = value;
+    }
+
+    public void setPendingMatch(PrefixMatch value) {
+        pendingMatch = value;
+    }
+
+    public void setJobIds(JobIds value) {
+        jobIds = value;
+    }
+
+    /** Group {@code g}'s table {@code T_g}. */
+    public void setTable(int g, BlockTable value) {
+        if (g == 0) {
+            blockTable = value;
+        } else {
+            groups = groups.withTable(g, value);
+        }
+    }
+
+    /** Group {@code g}'s cursor {@code s_g}. */
+    public void setCursor(int g, int value) {
+        if (g == 0) {
+            cursor = value;
+        } else {
+            groups = groups.withCursor(g, value);
+        }
     }
 
     public static RequestState registered(String requestId, long ordinal, List<Integer> promptTokens, int blockSize) {
@@ -63,10 +194,12 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
         return g == 0 ? cursor : groups.cursors().get(g - 1);
     }
 
+    /** A copy with group {@code g}'s table {@code value}. */
     public RequestState withTable(int g, BlockTable value) {
         return g == 0 ? withBlockTable(value) : withGroups(groups.withTable(g, value));
     }
 
+    /** A copy with group {@code g}'s cursor {@code value}. */
     public RequestState withCursor(int g, int value) {
         return g == 0 ? withCursor(value) : withGroups(groups.withCursor(g, value));
     }
@@ -163,6 +296,23 @@ public record RequestState(String requestId, long ordinal, int promptLength, int
     public RequestState withControls(RequestControls value) {
         return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
                 hashes, pendingMatch, jobIds, groups, value);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RequestState that && ordinal == that.ordinal && promptLength == that.promptLength
+                && numTokens == that.numTokens && computed == that.computed && cursor == that.cursor
+                && status == that.status && Objects.equals(requestId, that.requestId)
+                && Objects.equals(blockTable, that.blockTable) && Objects.equals(hashes, that.hashes)
+                && Objects.equals(pendingMatch, that.pendingMatch) && Objects.equals(jobIds, that.jobIds)
+                && Objects.equals(groups, that.groups) && Objects.equals(controls, that.controls);
+    }
+
+    /** Of its values now: a request that the fold changes is no key of a hash table. */
+    @Override
+    public int hashCode() {
+        return Objects.hash(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable, hashes,
+                pendingMatch, jobIds, groups, controls);
     }
 
     /**

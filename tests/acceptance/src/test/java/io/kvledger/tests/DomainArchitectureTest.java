@@ -102,9 +102,39 @@ class DomainArchitectureTest {
         JavaClasses decidingByChanging = new ClassFileImporter().importClasses(DecidesByChanging.class);
         AssertionError error = assertThrows(AssertionError.class,
                 () -> onlyTheFoldChangesTheState("io.kvledger.tests..").check(decidingByChanging));
-        for (String call : List.of("EngineState.withRequest", "CpuTier.touch", "StateHashMap.put")) {
+        for (String call : List.of("EngineState.withRequest", "CpuTier.touch", "StateHashMap.put",
+                "RequestState.setComputed", "RequestState.setCursor")) {
             assertTrue(error.getMessage().contains(call), call + " in " + error.getMessage());
         }
+    }
+
+    @Test
+    void onlyTheFoldChangesARequestAnywhere() {
+        // The log tools, views and the simulator read requests of a state they do not fold: none may change one.
+        onlyTheFoldChangesARequest().check(production);
+    }
+
+    @Test
+    void theRequestRuleBitesWhenBroken() {
+        JavaClasses decidingByChanging = new ClassFileImporter().importClasses(DecidesByChanging.class);
+        AssertionError error = assertThrows(AssertionError.class, () -> onlyTheFoldChangesARequest().check(decidingByChanging));
+        assertTrue(error.getMessage().contains("RequestState.setComputed"), error.getMessage());
+    }
+
+    /** No class but a fold and the state's own calls a request's {@code set*}, whatever its module. */
+    private static ArchRule onlyTheFoldChangesARequest() {
+        return noClasses().that().resideOutsideOfPackage("io.kvledger.domain.state")
+                .and().haveNameNotMatching(FOLD_CLASS)
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("a request's set method") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTarget().getOwner().isAssignableTo(RequestState.class)
+                                && call.getTarget().getName().startsWith("set");
+                    }
+                })
+                .because("a request is changed in place by the fold alone: a reader that changed one would change the"
+                        + " state it reads")
+                .allowEmptyShould(false);
     }
 
     /** What the fold rule refuses: a decision that changes the state it reads. */
@@ -112,6 +142,9 @@ class DomainArchitectureTest {
         static EngineState decide(EngineState state, RequestState request) {
             state.tier().touch(List.of("k"));
             state.fences().put(1, JobIds.EMPTY);
+            // A "what if" made by changing the held request instead of a copy of it (request.withComputed).
+            request.setComputed(request.computed() + 1);
+            request.setCursor(1, 0);
             return state.withRequest(request);
         }
     }
@@ -119,7 +152,8 @@ class DomainArchitectureTest {
     /**
      * No class in {@code packages} but a fold and the state's own classes (whose changing methods call each
      * other's) calls a method that changes the state: {@code EngineState.with*} and {@code retire}, a state map's
-     * {@code put} and {@code remove}, the tier's changes, {@code RetiredRequests.retire}.
+     * {@code put} and {@code remove}, the tier's changes, {@code RetiredRequests.retire}, a held request's
+     * {@code set*} (its {@code with*} copies are a rule's to use).
      */
     private static ArchRule onlyTheFoldChangesTheState(String packages) {
         return noClasses().that().resideInAPackage(packages)
@@ -145,6 +179,9 @@ class DomainArchitectureTest {
         if (owner.isAssignableTo(CpuTier.class)) {
             return Set.of("writing", "touch", "writingThenTouching", "ready", "remove", "pin", "unpin", "cleared")
                     .contains(method);
+        }
+        if (owner.isAssignableTo(RequestState.class)) {
+            return method.startsWith("set");
         }
         return owner.isAssignableTo(RetiredRequests.class) && method.equals("retire");
     }

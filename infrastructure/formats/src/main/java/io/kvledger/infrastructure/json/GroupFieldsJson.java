@@ -2,6 +2,8 @@ package io.kvledger.infrastructure.json;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -129,10 +131,37 @@ public final class GroupFieldsJson {
     }
 
     /** State written whole (a view's): the fields only a grouped engine or a request's controls set are left out when null. */
+    @JsonPropertyOrder({"requestId", "ordinal", "promptLength", "numTokens", "computed", "cursor", "status", "blockTable",
+        "hashes", "pendingMatch", "jobIds", "groups", "controls"})
     private abstract static class RequestFields {
+        // The request is a class changed in place, no record: its accessors are named as properties here.
+        @JsonProperty abstract Object requestId();
+
+        @JsonProperty abstract long ordinal();
+
+        @JsonProperty abstract int promptLength();
+
+        @JsonProperty abstract int numTokens();
+
+        @JsonProperty abstract int computed();
+
+        @JsonProperty abstract int cursor();
+
+        @JsonProperty abstract Object status();
+
+        @JsonProperty abstract Object blockTable();
+
+        @JsonProperty abstract Object hashes();
+
+        @JsonProperty abstract Object pendingMatch();
+
+        @JsonProperty abstract Object jobIds();
+
+        @JsonProperty
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract Object groups();
 
+        @JsonProperty
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract Object controls();
     }

@@ -1,6 +1,8 @@
 package io.kvledger.infrastructure.store;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -14,7 +16,14 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.group.PerGroup;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.Job;
+import io.kvledger.domain.state.BlockHashes;
+import io.kvledger.domain.state.BlockTable;
+import io.kvledger.domain.state.GroupTables;
+import io.kvledger.domain.state.JobIds;
+import io.kvledger.domain.state.PrefixMatch;
+import io.kvledger.domain.state.RequestControls;
 import io.kvledger.domain.state.RequestState;
+import io.kvledger.domain.state.RequestStatus;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +89,17 @@ final class GroupedStateJson {
     }
 
     private abstract static class RequestGroups {
+        /** The request is a class changed in place, no record: it is read through its full constructor. */
+        @JsonCreator
+        RequestGroups(@JsonProperty("requestId") String requestId, @JsonProperty("ordinal") long ordinal,
+                      @JsonProperty("promptLength") int promptLength, @JsonProperty("numTokens") int numTokens,
+                      @JsonProperty("computed") int computed, @JsonProperty("cursor") int cursor,
+                      @JsonProperty("status") RequestStatus status, @JsonProperty("blockTable") BlockTable blockTable,
+                      @JsonProperty("hashes") BlockHashes hashes, @JsonProperty("pendingMatch") PrefixMatch pendingMatch,
+                      @JsonProperty("jobIds") JobIds jobIds, @JsonProperty("groups") GroupTables groups,
+                      @JsonProperty("controls") RequestControls controls) {
+        }
+
         @JsonInclude(JsonInclude.Include.NON_NULL)
         Object groups;
 
