@@ -49,7 +49,8 @@ public class EngineAggregate {
 
     @CommandHandler
     public StepResult handle(ExecuteStep step) {
-        List<EngineEvent> produced = new ArrayList<>();
+        // About one event a command (a decode step's), so the list rarely grows while the step is decided.
+        List<EngineEvent> produced = new ArrayList<>(step.entries().size() + 16);
         EngineState next = state;
         EventLineLimit limit = EventLineLimit.current();
         for (StepEntry entry : step.entries()) {
@@ -57,9 +58,10 @@ public class EngineAggregate {
             List<EngineEvent> decided = decision.events(entry.line(), entry.command());
             // A command whose events no reader could read back is refused instead (issue 23).
             List<EngineEvent> kept = limit.kept(decided, entry.line(), entry.command());
-            produced.addAll(kept);
             for (EngineEvent event : kept) {
                 // Deciding changed nothing: the events kept are folded here, so the next command reads them.
+                // Added one by one: addAll would copy each command's list into an array of its own first.
+                produced.add(event);
                 next = EngineFold.evolve(next, event);
             }
         }

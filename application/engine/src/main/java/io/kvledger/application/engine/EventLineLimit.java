@@ -112,8 +112,11 @@ final class EventLineLimit {
         }
         if (event instanceof TokensAppended appended) {
             long total = value(appended.requestId(), limit);
+            // Its tokens are numbers (the decision checked them): collection()'s quick bound, 24 bytes each, without
+            // looking at the list; only a list too long for that is walked, as collection() does.
+            long quick = 24L * appended.tokens().size() + 2;
             if (total <= limit) {
-                total += value(appended.tokens(), limit - total);
+                total += quick <= limit - total ? quick : value(appended.tokens(), limit - total);
             }
             return OVERHEAD + total;
         }
