@@ -83,7 +83,8 @@ final class EventLineLimit {
      * the command's rejection naming the limit, and the command changes nothing.
      */
     List<EngineEvent> kept(List<EngineEvent> decided, long line, EngineCommand command) {
-        for (EngineEvent event : decided) {
+        for (int i = 0; i < decided.size(); i++) { // by index: no iterator per command
+            EngineEvent event = decided.get(i);
             long bound = bound(event);
             if (bound > limit) {
                 return List.of(rejection(line, command, event, bound));
