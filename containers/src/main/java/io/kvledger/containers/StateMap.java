@@ -151,6 +151,19 @@ public abstract class StateMap<K, V, M extends StateMap<K, V, M>> {
         return copy;
     }
 
+    /**
+     * Whether some value passes {@code test}. Walks the table in its own order without copying it: for a question
+     * whose answer no order changes (the map's order is the one {@link #entries} gives).
+     */
+    public boolean anyValue(java.util.function.Predicate<? super V> test) {
+        for (V value : table.values()) {
+            if (test.test(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public void forEach(BiConsumer<? super K, ? super V> action) {
         for (Map.Entry<K, V> entry : entries()) {
             action.accept(entry.getKey(), entry.getValue());

@@ -69,6 +69,23 @@ class OpenHashTableTest {
     }
 
     @Test
+    void anyValueAsksEveryValueOfEitherMap() {
+        StateHashMap<String, Integer> hashed = StateHashMap.empty();
+        StateTreeMap<Long, Integer> tree = StateTreeMap.empty();
+        for (int i = 0; i < 100; i++) {
+            hashed.put("k" + i, i);
+            tree.put((long) i, i);
+        }
+        for (int probe : new int[] {0, 57, 99}) {
+            assertTrue(hashed.anyValue(value -> value == probe));
+            assertTrue(tree.anyValue(value -> value == probe));
+        }
+        assertFalse(hashed.anyValue(value -> value >= 100));
+        assertFalse(tree.anyValue(value -> value < 0));
+        assertFalse(StateHashMap.<String, Integer>empty().anyValue(value -> true));
+    }
+
+    @Test
     void replaceAllReplacesEveryValueAndKeepsTheKeys() {
         OpenHashTable<String, Integer> table = new OpenHashTable<>();
         Map<String, Integer> expected = new HashMap<>();
