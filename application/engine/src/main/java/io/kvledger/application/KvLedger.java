@@ -107,11 +107,13 @@ public interface KvLedger extends AutoCloseable {
     /**
      * The state after the last step, as a view: read it on the thread that steps the ledger, after a step
      * returns and before the next one starts (or after {@link #close}). It is valid until the next step: the
-     * engine may fold that step into the same state in place, so a view kept past it, or read on another
-     * thread while the ledger steps, may show a later state or a torn one. A host that needs figures of a
+     * engine may fold that step into the same state in place, requests included ({@code heldRequest} gives the
+     * request the state holds, not a copy), so a view or a request kept past it, or read on another thread while
+     * the ledger steps, may show a later state or a torn one. A host that needs figures of a
      * step later (a metrics scrape, another thread) copies them out when the step returns, as
      * {@code MicrometerStepListener} does, or keeps {@code state().copy()} (a deep copy of the state's
-     * containers, one entry per request, job, chunk and retired id: about a snapshot's cost without its text);
+     * containers and its requests, one entry per request, job, chunk and retired id: about a snapshot's cost
+     * without its text);
      * a past state is had by folding the events again (the log tools' {@code replay --at SEQ}).
      */
     EngineState state();
