@@ -1,5 +1,6 @@
 package io.kvledger.domain.command;
 
+import io.kvledger.domain.state.HashedPrompt;
 import java.util.List;
 
 /**
@@ -15,7 +16,9 @@ public record RegisterRequest(String requestId, List<Integer> promptTokens, Inte
                               Integer maxLoadTokens, Boolean skipReadingPrefixCache) implements RequestCommand {
 
     public RegisterRequest {
-        promptTokens = List.copyOf(promptTokens);
+        // A prompt hashed ahead (the audit's rebuild of a logged registration) is immutable already: kept as it is,
+        // so its hashes go with it and the event the rules give compares to the logged one by identity.
+        promptTokens = promptTokens instanceof HashedPrompt ? promptTokens : List.copyOf(promptTokens);
     }
 
     /** A request without controls. */

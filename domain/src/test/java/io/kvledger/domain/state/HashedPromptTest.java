@@ -1,9 +1,11 @@
 package io.kvledger.domain.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.event.RequestRegistered;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +63,21 @@ class HashedPromptTest {
         assertEquals(plain, hashed);
         assertEquals(plain.hashCode(), hashed.hashCode());
         assertEquals(plain.toString(), hashed.toString());
+    }
+
+    @Test
+    void givenACommandOfAHashedPromptThenItKeepsItAndAPlainListIsCopied() {
+        List<Integer> tokens = tokens(new Random(9), 20);
+        HashedPrompt prompt = HashedPrompt.of(tokens, 16);
+
+        RegisterRequest rebuilt = new RegisterRequest("r1", prompt);
+        RegisterRequest plain = new RegisterRequest("r1", tokens);
+
+        assertSame(prompt, rebuilt.promptTokens(), "the audit's rebuilt command keeps the hashed prompt");
+        assertNotSame(tokens, plain.promptTokens(), "a caller's own list is copied");
+        assertEquals(plain, rebuilt);
+        tokens.set(0, -1);
+        assertNotEquals(tokens, plain.promptTokens(), "the copy does not follow the caller's list");
     }
 
     private static List<Integer> tokens(Random random, int n) {
