@@ -196,12 +196,16 @@ public final class RequestState {
 
     /** A copy with group {@code g}'s table {@code value}. */
     public RequestState withTable(int g, BlockTable value) {
-        return g == 0 ? withBlockTable(value) : withGroups(groups.withTable(g, value));
+        RequestState copy = copy();
+        copy.setTable(g, value);
+        return copy;
     }
 
     /** A copy with group {@code g}'s cursor {@code value}. */
     public RequestState withCursor(int g, int value) {
-        return g == 0 ? withCursor(value) : withGroups(groups.withCursor(g, value));
+        RequestState copy = copy();
+        copy.setCursor(g, value);
+        return copy;
     }
 
     /** Whether some table entry names a block (null entries name none). */
@@ -253,49 +257,61 @@ public final class RequestState {
         return status.isTerminal();
     }
 
+    // The copies a rule asks for (what a request would be after an event); this one is left as it is.
+
     public RequestState withComputed(int value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, value, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.computed = value;
+        return copy;
     }
 
     public RequestState withCursor(int value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, value, status, blockTable,
-                hashes, pendingMatch, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.cursor = value;
+        return copy;
     }
 
     public RequestState withStatus(RequestStatus value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, value, blockTable,
-                hashes, pendingMatch, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.status = value;
+        return copy;
     }
 
     public RequestState withBlockTable(BlockTable value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, value,
-                hashes, pendingMatch, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.blockTable = value;
+        return copy;
     }
 
     public RequestState withTokens(int value, BlockHashes newHashes) {
-        return new RequestState(requestId, ordinal, promptLength, value, computed, cursor, status, blockTable,
-                newHashes, pendingMatch, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.numTokens = value;
+        copy.hashes = newHashes;
+        return copy;
     }
 
     public RequestState withPendingMatch(PrefixMatch value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, value, jobIds, groups, controls);
+        RequestState copy = copy();
+        copy.pendingMatch = value;
+        return copy;
     }
 
     public RequestState withJobIds(JobIds value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, value, groups, controls);
+        RequestState copy = copy();
+        copy.jobIds = value;
+        return copy;
     }
 
     public RequestState withGroups(GroupTables value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds, value, controls);
+        RequestState copy = copy();
+        copy.groups = value;
+        return copy;
     }
 
     public RequestState withControls(RequestControls value) {
-        return new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status, blockTable,
-                hashes, pendingMatch, jobIds, groups, value);
+        RequestState copy = copy();
+        copy.controls = value;
+        return copy;
     }
 
     @Override
