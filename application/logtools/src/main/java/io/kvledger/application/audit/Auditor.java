@@ -6,6 +6,7 @@ import io.kvledger.application.replay.FoldStep;
 import io.kvledger.application.replay.LogFold;
 import io.kvledger.domain.event.EngineEvent;
 import io.kvledger.domain.state.EngineState;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -36,6 +37,9 @@ public final class Auditor {
     private final CommandWindow window = new CommandWindow();
     private final CommandDerivation derivation;
     private final AuditRule[] rules;
+    /** Of {@link #rules}, in their order, those with a {@code checkFolded} and those with an {@code observe}. */
+    private final AuditRule[] foldedCheckers;
+    private final AuditRule[] observers;
     private final AuditRules reported;
 
     /** An auditor of a log from its first event. */
@@ -69,6 +73,26 @@ public final class Auditor {
         derivation = new CommandDerivation(base, listener);
         rules = new AuditRule[] {new KeyRule(), new StoreRules(), new LoadRules(), new ReleaseRules(),
             new CompletionRules(), new TierRule(), derivation};
+        foldedCheckers = declaring(rules, "checkFolded", FoldStep.class, CommandWindow.class, Findings.class);
+        observers = declaring(rules, "observe", FoldStep.class);
+    }
+
+    /**
+     * The rules, in order, that declare {@code method} themselves: a rule that keeps the interface's empty default
+     * is not called for that phase (two calls an event each, which cost about 2 % of an audit under C1).
+     */
+    private static AuditRule[] declaring(AuditRule[] rules, String method, Class<?>... parameters) {
+        List<AuditRule> declaring = new ArrayList<>();
+        for (AuditRule rule : rules) {
+            try {
+                if (rule.getClass().getMethod(method, parameters).getDeclaringClass() != AuditRule.class) {
+                    declaring.add(rule);
+                }
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("AuditRule has no method " + method, e);
+            }
+        }
+        return declaring.toArray(AuditRule[]::new);
     }
 
     /**
@@ -97,14 +121,14 @@ public final class Auditor {
         FoldStep step = fold.complete(pending);
         derivation.completed(pending);
         if (pending.before() != null) {
-            for (AuditRule rule : rules) {
+            for (AuditRule rule : foldedCheckers) {
                 rule.checkFolded(step, window, findings);
             }
         } else {
             derivation.checkFolded(step, window, findings);
         }
         window.observe(step);
-        for (AuditRule rule : rules) {
+        for (AuditRule rule : observers) {
             rule.observe(step);
         }
         return reported.kept(findings.list());

@@ -44,11 +44,14 @@ final class ReleaseRules implements AuditRule {
         if (request == null) {
             return;
         }
-        Set<Integer> released = new HashSet<>(e.blockIds().flat());
+        Set<Integer> released = null; // made at the first job in flight: most releases have none
         for (long jobId : atReset == null ? request.jobIds() : atReset.jobIdsOf(e.requestId())) {
             Job job = atReset == null ? before.job(jobId) : atReset.job(jobId);
             if (job == null || window.flushedInCommand(jobId)) {
                 continue;
+            }
+            if (released == null) {
+                released = new HashSet<>(e.blockIds().flat());
             }
             Set<Integer> busy = new LinkedHashSet<>();
             for (Integer block : job.blockIds()) {

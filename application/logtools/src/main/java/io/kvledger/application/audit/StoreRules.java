@@ -172,6 +172,34 @@ final class StoreRules implements AuditRule {
     }
 
     /**
+     * The sources the table does not hold, in their order. A source at its own chunk's place in the table is held
+     * without a look further: only the others are looked for anywhere in it (a set of the table, made then), so a
+     * store of a long request does not cost a set of its whole table.
+     */
+    private static List<Integer> foreign(List<Integer> table, List<Integer> chunks, List<Integer> sources, int f) {
+        List<Integer> foreign = List.of();
+        Set<Integer> held = null;
+        for (int k = 0; k < sources.size(); k++) {
+            Integer block = sources.get(k);
+            int chunk = k / f < chunks.size() ? chunks.get(k / f) : -1;
+            long at = (long) chunk * f + k % f;
+            if (chunk >= 0 && at < table.size() && java.util.Objects.equals(table.get((int) at), block)) {
+                continue;
+            }
+            if (held == null) {
+                held = new HashSet<>(table);
+            }
+            if (!held.contains(block)) {
+                if (foreign.isEmpty()) {
+                    foreign = new ArrayList<>();
+                }
+                foreign.add(block);
+            }
+        }
+        return foreign;
+    }
+
+    /**
      * Section 4's sources, for a log without groups: a block the request does not hold, or a chunk past its table, is
      * STORE_BEYOND_ALLOCATED; a source that is the request's but not the chunk's own {@code F} blocks is
      * STORE_SLICE_MISMATCH. 7.8 makes both STORE_BEYOND_ALLOCATED and judges position by position
@@ -181,14 +209,13 @@ final class StoreRules implements AuditRule {
     private static boolean sourcesOfOneGroup(EngineState before, RequestState request, StoreJobScheduled e, Findings findings) {
         int f = before.config().blocksPerChunk();
         List<Integer> table = request == null ? List.of() : request.blockTable().asJava();
-        Set<Integer> held = new HashSet<>(table);
         List<Integer> uncovered = new ArrayList<>();
         for (int chunk : e.chunkIndices().flat()) {
             if (chunk < 0 || (long) (chunk + 1) * f > table.size()) {
                 uncovered.add(chunk);
             }
         }
-        List<Integer> foreign = e.blockIds().flat().stream().filter(block -> !held.contains(block)).toList();
+        List<Integer> foreign = foreign(table, e.chunkIndices().flat(), e.blockIds().flat(), f);
         if (!uncovered.isEmpty() || !foreign.isEmpty()) {
             String what = !foreign.isEmpty() ? "reads blocks " + foreign : "stores chunks " + uncovered;
             findings.add(AuditCode.STORE_BEYOND_ALLOCATED, e.requestId(), "job " + e.jobId() + " " + what + ", but "

@@ -188,8 +188,10 @@ public final class EventLogReader {
         }
         held.add(entry);
         if (!steps.insideStep()) {
-            ready.addAll(held);
-            held.clear();
+            // One by one: ArrayDeque.addAll passes a method reference, which C1 allocates through a JNI call.
+            for (LogEntry kept = held.pollFirst(); kept != null; kept = held.pollFirst()) {
+                ready.addLast(kept);
+            }
         }
         return true;
     }
