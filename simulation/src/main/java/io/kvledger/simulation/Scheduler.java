@@ -323,7 +323,7 @@ final class Scheduler {
         for (int i = arrivals.count(); i > 0; i--) {
             SimRequest request = arrivals.next(now);
             host.requests.put(request.id, request);
-            step.add(new RegisterRequest(request.id, List.copyOf(request.tokens), request.maxOffloadTokens,
+            step.add(new RegisterRequest(request.id, host.prompts.hash(request.tokens, host.hashBlockSize), request.maxOffloadTokens,
                     request.maxLoadTokens, request.skipReadingPrefixCache));
             if (request.mostBlocks(host.groups, options.tokenBudget()) > host.pool.size()) {
                 step.add(new AbortRequest(request.id)); // it can never fit the GPU pool: refused at once

@@ -16,6 +16,7 @@ import io.kvledger.domain.event.RequestFinished;
 import io.kvledger.domain.event.RequestPreempted;
 import io.kvledger.domain.event.StoreJobScheduled;
 import io.kvledger.domain.state.EngineState;
+import io.kvledger.domain.state.PromptHasher;
 import io.kvledger.domain.state.RequestState;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,12 +46,19 @@ final class SimulatedHost {
     final List<Compute> computes = new ArrayList<>();
     /** Requests refused at arrival because they can never fit the GPU pool. */
     long refused;
+    /**
+     * Each arriving prompt hashed here, once, on the stepping thread: the engine's fold and the checking thread's
+     * take the hashes from the event, and the prompts' shared prefixes hash once ({@link PromptHasher}).
+     */
+    final PromptHasher prompts = new PromptHasher();
+    final int hashBlockSize;
 
     SimulatedHost(SimulationOptions options, EngineConfig config, Workers workers) {
         this.options = options;
         this.groups = new HostGroups(config);
         this.pool = new BlockPool(options.gpuBlocks());
         this.workers = workers;
+        this.hashBlockSize = config.hashBlockSize();
     }
 
     /** Reacts to one event of this step, in log order. */

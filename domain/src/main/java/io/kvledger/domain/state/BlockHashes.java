@@ -44,8 +44,17 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         return empty(blockSize).append(tokens);
     }
 
+    /** {@link #of} by {@code hasher}, which remembers the blocks it made ({@link PromptHasher}). */
+    static BlockHashes of(int blockSize, List<Integer> tokens, ChainHash hasher) {
+        return empty(blockSize).append(tokens, hasher);
+    }
+
     /** The hashes after {@code tokens} are appended to the known tokens; this one is left as it was. */
     public BlockHashes append(List<Integer> tokens) {
+        return append(tokens, null);
+    }
+
+    private BlockHashes append(List<Integer> tokens, ChainHash hasher) {
         if (tokens.isEmpty()) {
             return this;
         }
@@ -55,7 +64,8 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         if (completed == 0) {
             return new BlockHashes(blockSize, hashes, oldTail.plus(tokens));
         }
-        String[] made = ChainHash.blocks(lastHash(), oldTail, tokens, blockSize, completed);
+        String[] made = hasher == null ? ChainHash.blocks(lastHash(), oldTail, tokens, blockSize, completed)
+                : hasher.chain(lastHash(), oldTail, tokens, blockSize, completed);
         int[] rest = new int[known - completed * blockSize];
         for (int i = 0; i < rest.length; i++) {
             rest[i] = tokens.get(tokens.size() - rest.length + i);

@@ -11,9 +11,13 @@ import java.util.List;
  * The chained block hash: SHA-256 of the previous block's hash (its ASCII hex; nothing for the first
  * block) followed by the block's token ids as 4-byte big-endian ints, cut to 128 bits and written as
  * lower-case hex. 128 bits keep collisions out of reach while the keys stay short enough to read in a
- * log. Each call hashes into scratch buffers and a digest of its own (a clone of one never updated): nothing
- * is shared between folds or threads. (A process-wide table of the hashes made lately saved about a tenth of an audit's CPU under C1
- * and nothing measurable under C2: docs/performance.md, "Block hashes".)
+ * log. Each call of {@link #blocks} hashes into scratch buffers and a digest of its own (a clone of one never
+ * updated): nothing is shared between folds or threads. (A process-wide table of the hashes made lately saved about
+ * a tenth of an audit's CPU under C1 and nothing measurable under C2: docs/performance.md, "Block hashes".)
+ *
+ * <p>A {@link #remembering()} instance belongs to one thread ({@link PromptHasher}'s) and keeps its buffers and
+ * the blocks it made lately, direct-mapped by the previous hash and the block's tokens: a block made again (the
+ * shared prefix of another prompt) is taken from there, the very same string, without SHA-256.
  */
 final class ChainHash {
 
@@ -32,7 +36,29 @@ final class ChainHash {
     private byte[] block = new byte[64];
     private int[] ints = new int[16];
 
-    private ChainHash() {
+    /**
+     * At most this many ints of remembered blocks' tokens (a megabyte): the memo holds 4,096 blocks of up to 64
+     * tokens, fewer of longer ones. 4,096 blocks caught 46 % of the prompt blocks of s20k (all repeats: 47 %).
+     */
+    private static final int MEMO_INTS = 1 << 18;
+    private static final int MEMO_MOST_BLOCKS = 4096;
+
+    /** Whether this instance remembers the blocks it made; the memo itself is made at the first block. */
+    private final boolean remembers;
+    /** Per slot: the hash the block was chained from, its hash, and its tokens at {@code slot * memoBlockSize}. */
+    private String[] memoPrevious;
+    private String[] memoHash;
+    private int[] memoTokens;
+    private int memoBlockSize;
+    private int memoShift;
+
+    private ChainHash(boolean remembers) {
+        this.remembers = remembers;
+    }
+
+    /** A hasher for one thread that keeps its buffers and the blocks it made lately. */
+    static ChainHash remembering() {
+        return new ChainHash(true);
     }
 
     /**
@@ -40,10 +66,11 @@ final class ChainHash {
      * chained from {@code last} (the hash of the block before them, or "" for none).
      */
     static String[] blocks(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
-        return new ChainHash().chain(last, tail, tokens, blockSize, count);
+        return new ChainHash(false).chain(last, tail, tokens, blockSize, count);
     }
 
-    private String[] chain(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
+    /** {@link #blocks}, by this hasher: from its memo where it made a block already. */
+    String[] chain(String last, IntTail tail, List<Integer> tokens, int blockSize, int count) {
         if (ints.length < blockSize) {
             ints = new int[blockSize];
             block = new byte[4 * blockSize];
@@ -62,18 +89,66 @@ final class ChainHash {
             while (at < blockSize) {
                 ints[at++] = next.next();
             }
-            if (previousLength < 0) {
-                previousLength = bytesOf(previousHash);
+            int slot = remembers ? slot(previousHash, blockSize) : -1;
+            String hash = slot < 0 ? null : recalled(slot, previousHash, blockSize);
+            if (hash == null) {
+                if (previousLength < 0) {
+                    previousLength = bytesOf(previousHash);
+                }
+                for (int i = 0; i < blockSize; i++) {
+                    put(block, 4 * i, ints[i]);
+                }
+                hash = hash(previousLength, blockSize);
+                previousLength = HEX_LENGTH; // hash() left the new hash's bytes in previous
+                if (slot >= 0) {
+                    remember(slot, previousHash, hash, blockSize);
+                }
+            } else {
+                previousLength = -1; // previous holds the bytes of an older hash
             }
-            for (int i = 0; i < blockSize; i++) {
-                put(block, 4 * i, ints[i]);
-            }
-            String hash = hash(previousLength, blockSize);
-            previousLength = HEX_LENGTH; // hash() left the new hash's bytes in previous
             hashes[made] = hash;
             previousHash = hash;
         }
         return hashes;
+    }
+
+    /**
+     * The memo's slot of the block in {@code ints} chained from {@code previousHash} (the memo made anew for a new
+     * block size), or -1 for a block too long to remember.
+     */
+    private int slot(String previousHash, int blockSize) {
+        if (blockSize > MEMO_INTS / 16) {
+            return -1; // blocks this long are remembered by no one: too few would fit
+        }
+        if (memoBlockSize != blockSize) {
+            int slots = Math.min(MEMO_MOST_BLOCKS, Math.max(64, Integer.highestOneBit(MEMO_INTS / blockSize)));
+            memoPrevious = new String[slots];
+            memoHash = new String[slots];
+            memoTokens = new int[slots * blockSize];
+            memoBlockSize = blockSize;
+            memoShift = 32 - Integer.numberOfTrailingZeros(slots);
+        }
+        int h = previousHash.hashCode();
+        for (int i = 0; i < blockSize; i++) {
+            h = 31 * h + ints[i];
+        }
+        return (h * 0x9E3779B9) >>> memoShift; // Fibonacci hashing: the high bits, well mixed
+    }
+
+    /** The hash the memo holds for this block, or {@code null} when its slot holds another block. */
+    private String recalled(int slot, String previousHash, int blockSize) {
+        String previous = memoPrevious[slot];
+        if (previous == null || (previous != previousHash && !previous.equals(previousHash))) {
+            return null;
+        }
+        int from = slot * blockSize;
+        return java.util.Arrays.equals(memoTokens, from, from + blockSize, ints, 0, blockSize) ? memoHash[slot] : null;
+    }
+
+    private void remember(int slot, String previousHash, String hash, int blockSize) {
+        memoPrevious[slot] = previousHash;
+        memoHash[slot] = hash;
+        System.arraycopy(ints, 0, memoTokens, slot * blockSize, blockSize);
     }
 
     /** Puts {@code hash}'s bytes (hex: ASCII) in {@code previous}; returns their length. */

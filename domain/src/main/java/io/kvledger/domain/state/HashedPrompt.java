@@ -32,6 +32,12 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
         return new HashedPrompt(own, BlockHashes.of(blockSize, own));
     }
 
+    /** {@link #of}, the hashes made by {@code hasher}, which remembers blocks of its thread's earlier prompts. */
+    static HashedPrompt of(List<Integer> tokens, int blockSize, ChainHash hasher) {
+        List<Integer> own = tokens instanceof HashedPrompt hashed ? hashed.tokens : List.copyOf(tokens);
+        return new HashedPrompt(own, BlockHashes.of(blockSize, own, hasher));
+    }
+
     /** The hashes for {@code blockSize}, or {@code null} when these were made for another. */
     BlockHashes hashes(int blockSize) {
         return hashes.blockSize() == blockSize ? hashes : null;

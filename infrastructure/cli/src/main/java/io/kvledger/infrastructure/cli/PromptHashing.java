@@ -4,7 +4,7 @@ import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.state.EngineState;
-import io.kvledger.domain.state.HashedPrompt;
+import io.kvledger.domain.state.PromptHasher;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.util.function.UnaryOperator;
 
@@ -18,6 +18,8 @@ import java.util.function.UnaryOperator;
 final class PromptHashing implements UnaryOperator<LogEntry> {
 
     private EngineConfig config;
+    /** This parse thread's: prompts that share a prefix hash it once. */
+    private final PromptHasher hasher = new PromptHasher();
 
     /** @param base the state the log continues from, {@code null} for a log from its start */
     PromptHashing(EngineState base) {
@@ -31,7 +33,7 @@ final class PromptHashing implements UnaryOperator<LogEntry> {
         } else if (entry.event() instanceof RequestRegistered e && config != null
                 && e.promptTokens().size() >= config.hashBlockSize()) {
             return entry.withEvent(new RequestRegistered(e.requestId(), e.promptLength(),
-                    HashedPrompt.of(e.promptTokens(), config.hashBlockSize()), e.maxOffloadTokens(), e.maxLoadTokens(),
+                    hasher.hash(e.promptTokens(), config.hashBlockSize()), e.maxOffloadTokens(), e.maxLoadTokens(),
                     e.skipReadingPrefixCache()));
         }
         return entry;
