@@ -6,6 +6,7 @@ import io.kvledger.domain.command.RejectTokens;
 import io.kvledger.domain.event.TokensAppended;
 import io.kvledger.domain.event.TokensComputed;
 import io.kvledger.domain.event.TokensRejected;
+import io.kvledger.domain.rules.GroupedOffer;
 import io.kvledger.domain.state.RequestState;
 import io.kvledger.domain.state.RequestStatus;
 
@@ -21,7 +22,10 @@ final class TokenDecisions {
         int computed = Arguments.addWithoutOverflow("tokens", request.computed(), command.tokens());
         requireRunning(request, "ComputeTokens");
         emitter.emit(new TokensComputed(request.requestId(), computed));
-        StoreDecision.offer(emitter, request.withComputed(computed));
+        // Most decode steps complete no chunk: the request with its new c is made only for an offer that can exist.
+        if (GroupedOffer.reaches(emitter.state().config(), request, computed)) {
+            StoreDecision.offer(emitter, request.withComputed(computed));
+        }
     }
 
     /** Takes back rejected speculative tokens, never below what is known computed or already stored. */

@@ -76,13 +76,7 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
     public static int[] ends(EngineConfig config, RequestState request) {
         int groups = config.groupCount();
         int bound = StoreBound.tokenBound(config, request);
-        // S_g <= max(0, floor(O/C_g)) and s_g >= 0: a group whose token bound reaches no chunk past its cursor
-        // offers nothing, whatever its table and keys. Most decode steps end here, reading neither.
-        boolean reaches = false;
-        for (int g = 0; g < groups && !reaches; g++) {
-            reaches = bound / config.chunkTokens(g) > request.cursor(g);
-        }
-        if (!reaches) {
+        if (!reachesPastCursor(config, request, bound)) {
             return null;
         }
         boolean decoding = bound > request.promptLength();
@@ -93,6 +87,27 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
             any |= ends[g] > request.cursor(g);
         }
         return any ? ends : null;
+    }
+
+    /**
+     * Whether {@code request} could offer anything were its {@code c} {@code computed}: false says the offer is
+     * {@link #NOTHING} without reading a table, a key or the tier (so a decision need not make the request it asks about).
+     */
+    public static boolean reaches(EngineConfig config, RequestState request, int computed) {
+        return reachesPastCursor(config, request, StoreBound.tokenBound(config, request, computed));
+    }
+
+    /**
+     * {@code S_g <= max(0, floor(O/C_g))} and {@code s_g >= 0}: a group whose token bound reaches no chunk past its
+     * cursor offers nothing, whatever its table and keys. Most decode steps end here, reading neither.
+     */
+    private static boolean reachesPastCursor(EngineConfig config, RequestState request, int bound) {
+        for (int g = 0; g < config.groupCount(); g++) {
+            if (bound / config.chunkTokens(g) > request.cursor(g)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -18,7 +18,12 @@ public final class StoreBound {
      * place {@code O} is computed; every use of it (the offer, the fold, the audit, the views) calls this.
      */
     public static int tokenBound(EngineConfig config, RequestState request) {
-        int bound = Math.min(request.computed(), request.numTokens());
+        return tokenBound(config, request, request.computed());
+    }
+
+    /** {@code O} of {@code request} were its {@code c} {@code computed}: a decision's "what if", without a copy. */
+    public static int tokenBound(EngineConfig config, RequestState request, int computed) {
+        int bound = Math.min(computed, request.numTokens());
         if (config.maxOffloadTokens() != null) {
             bound = Math.min(bound, config.maxOffloadTokens());
         }
