@@ -8,6 +8,8 @@ import io.kvledger.infrastructure.store.StoreLog;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -41,10 +43,20 @@ final class LogScan implements AutoCloseable {
         /** The entries as read. */
         NONE,
         /** Each registered prompt hashed ({@link PromptHashing}): worth it only for a caller slower than the parse. */
-        HASH_PROMPTS;
+        HASH_PROMPTS,
+        /**
+         * A registered prompt hashed while the caller is behind the parse (two batches wait for it), left to the
+         * caller's fold otherwise: for a caller about as fast as the parse, the two threads share the hashing.
+         */
+        HASH_PROMPTS_WHILE_BEHIND;
 
-        UnaryOperator<LogEntry> of(EngineState base) {
-            return this == HASH_PROMPTS ? new PromptHashing(base) : UnaryOperator.identity();
+        /** The preparation, given whether the caller is behind. */
+        Function<BooleanSupplier, UnaryOperator<LogEntry>> of(EngineState base) {
+            return switch (this) {
+                case NONE -> consumerBehind -> UnaryOperator.identity();
+                case HASH_PROMPTS -> consumerBehind -> new PromptHashing(base, () -> true);
+                case HASH_PROMPTS_WHILE_BEHIND -> consumerBehind -> new PromptHashing(base, consumerBehind);
+            };
         }
     }
 

@@ -8,6 +8,8 @@ import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -38,6 +40,8 @@ final class ParseAhead implements AutoCloseable {
     private final UnaryOperator<LogEntry> prepare;
     private final Thread thread;
     private final ArrayDeque<Batch> queue = new ArrayDeque<>();
+    /** {@code queue}'s size as last changed, for {@link #consumerBehind} on the parse thread. */
+    private volatile int queued;
     private boolean closed;
     /** Set when the parse thread ends; if it ends without handing over a last batch, {@code lost} says why. */
     private boolean finished;
@@ -63,9 +67,18 @@ final class ParseAhead implements AutoCloseable {
      * @param prepare  gives the entry the caller sees instead (an equal one); its failure is the reader's, where it happened
      */
     ParseAhead(EventLogReader reader, LongSupplier position, UnaryOperator<LogEntry> prepare) {
+        this(reader, position, (Function<BooleanSupplier, UnaryOperator<LogEntry>>) consumerBehind -> prepare);
+    }
+
+    /**
+     * Starts reading, each entry passed through the preparation {@code prepare} makes on the parse thread; it is
+     * given whether the caller is behind ({@link #consumerBehind}), so it can take work only while it is.
+     */
+    ParseAhead(EventLogReader reader, LongSupplier position,
+               Function<BooleanSupplier, UnaryOperator<LogEntry>> prepare) {
         this.reader = reader;
         this.position = position;
-        this.prepare = prepare;
+        this.prepare = prepare.apply(this::consumerBehind);
         this.thread = new Thread(this::produce, "kvledger-parse-ahead");
         thread.setDaemon(true); // never keeps a JVM alive; close() stops it anyway
         thread.start();
@@ -127,6 +140,7 @@ final class ParseAhead implements AutoCloseable {
             }
         }
         Batch batch = queue.removeFirst();
+        queued = queue.size();
         notifyAll();
         return batch;
     }
@@ -144,8 +158,17 @@ final class ParseAhead implements AutoCloseable {
             return false;
         }
         queue.addLast(batch);
+        queued = queue.size();
         notifyAll();
         return true;
+    }
+
+    /**
+     * Whether the caller is behind the parse: two batches or more wait for it. Read by the parse thread without
+     * the lock (a hint: a stale answer only moves work from one thread to the other).
+     */
+    private boolean consumerBehind() {
+        return queued >= 2;
     }
 
     private synchronized boolean isClosed() {

@@ -6,6 +6,7 @@ import io.kvledger.domain.event.RequestRegistered;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PromptHasher;
 import io.kvledger.infrastructure.log.LogEntry;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -21,9 +22,21 @@ final class PromptHashing implements UnaryOperator<LogEntry> {
     /** This parse thread's: prompts that share a prefix hash it once. */
     private final PromptHasher hasher = new PromptHasher();
 
+    /** Whether to hash the next prompt now; one not hashed here is hashed by the fold, to the same hashes. */
+    private final BooleanSupplier worthIt;
+
     /** @param base the state the log continues from, {@code null} for a log from its start */
     PromptHashing(EngineState base) {
+        this(base, () -> true);
+    }
+
+    /**
+     * @param base    the state the log continues from, {@code null} for a log from its start
+     * @param worthIt asked at each prompt whether to hash it here (the configuration is followed either way)
+     */
+    PromptHashing(EngineState base, BooleanSupplier worthIt) {
         this.config = base == null ? null : base.config();
+        this.worthIt = worthIt;
     }
 
     @Override
@@ -31,7 +44,7 @@ final class PromptHashing implements UnaryOperator<LogEntry> {
         if (entry.event() instanceof EngineConfigured configured) {
             config = configured.config();
         } else if (entry.event() instanceof RequestRegistered e && config != null
-                && e.promptTokens().size() >= config.hashBlockSize()) {
+                && e.promptTokens().size() >= config.hashBlockSize() && worthIt.getAsBoolean()) {
             return entry.withEvent(new RequestRegistered(e.requestId(), e.promptLength(),
                     hasher.hash(e.promptTokens(), config.hashBlockSize()), e.maxOffloadTokens(), e.maxLoadTokens(),
                     e.skipReadingPrefixCache()));

@@ -70,7 +70,7 @@ final class ReplayCommand implements Callable<Integer> {
             // A state at --at is folded from the nearest state stored at or before it (a store directory's segment
             // base), not from the log's start; a timeline needs every event of the request, so reads them all.
             long near = at != null && !timeline ? at : 0;
-            return input.scan("replay", LogScan.Preparation.NONE, near, scan -> timeline ? timeline(scan, out) : state(scan, out));
+            return input.scan("replay", LogScan.Preparation.HASH_PROMPTS_WHILE_BEHIND, near, scan -> timeline ? timeline(scan, out) : state(scan, out));
         } finally {
             out.flush();
         }

@@ -2,6 +2,7 @@ package io.kvledger.infrastructure.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.EngineFold;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The audit's parse thread hashes registered prompts ahead of the fold (PromptHashing), and the fold reads the same
  * log: on simulated logs of one group and of grouped models, the audit's scan that parses ahead hands over hashed
  * prompts, and its fold ends in the state of a scan read on the caller's thread, event by event for every request's
- * hashes. A scan without preparation, as replay's, hashes nothing ahead (its fold keeps up with its parse).
+ * hashes. Replay's parse thread hashes a prompt only while the fold is behind it, and leaves the rest to the fold:
+ * hashed ahead or not, the fold is the same, and the configuration is followed through prompts left alone.
  *
  * <p>This test is what holds each hashed event equal to the event parsed: {@code LogEntry.withEvent} only checks the
  * type and the request, to spare the parse thread a pass over every prompt.
@@ -68,18 +70,51 @@ class PromptHashingTest {
     }
 
     @Test
-    void givenAReplayWhenParsedAheadThenItsPromptsComeAsRead() throws Exception {
-        Path log = simulated("default", 3, 60);
-        int registered = 0;
-        try (LogScan scan = LogScan.open(log, "replay", LogScan.Preparation.NONE, false, true)) {
-            for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
-                if (entry.event() instanceof RequestRegistered e) {
-                    registered++;
-                    assertTrue(!(e.promptTokens() instanceof HashedPrompt), e.requestId());
+    void givenPromptsHashedAheadOnlyNowAndThenWhenFoldedThenTheFoldIsTheSameAndTheConfigurationFollowed() throws Exception {
+        // As replay's parse thread does (HASH_PROMPTS_WHILE_BEHIND): a prompt left as read is hashed by the fold.
+        int hashed = 0;
+        int left = 0;
+        for (String model : new String[] {"default", "gpt-oss"}) {
+            Path log = simulated(model, 3, 80);
+            int[] asked = {0};
+            PromptHashing everyOther = new PromptHashing(null, () -> asked[0]++ % 2 == 0);
+            EngineState ahead = null;
+            EngineState plain = null;
+            try (LogScan scan = LogScan.open(log, "replay", LogScan.Preparation.NONE, false, false)) {
+                for (LogEntry entry = scan.next(); entry != null; entry = scan.next()) {
+                    LogEntry prepared = everyOther.apply(entry);
+                    if (prepared.event() instanceof RequestRegistered e) {
+                        if (e.promptTokens() instanceof HashedPrompt) {
+                            hashed++;
+                        } else {
+                            left++;
+                            assertSame(entry, prepared, "a prompt not hashed ahead is the entry as read");
+                        }
+                    }
+                    ahead = EngineFold.evolve(ahead, prepared.event());
+                    plain = EngineFold.evolve(plain, entry.event());
                 }
             }
+            assertEquals(plain, ahead, model);
         }
-        assertTrue(registered >= 60, "registered: " + registered);
+        assertTrue(hashed > 50 && left > 50, "hashed ahead " + hashed + ", left to the fold " + left);
+    }
+
+    @Test
+    void givenAReplayWhenParsedAheadThenItsEventsAreTheLogsWhateverWasHashedAhead() throws Exception {
+        Path log = simulated("default", 3, 60);
+        EngineState ahead = null;
+        EngineState plain = null;
+        try (LogScan withThread = LogScan.open(log, "replay", LogScan.Preparation.HASH_PROMPTS_WHILE_BEHIND, false, true);
+                LogScan withoutThread = LogScan.open(log, "replay", LogScan.Preparation.NONE, false, false)) {
+            for (LogEntry a = withThread.next(), b = withoutThread.next(); a != null || b != null;
+                    a = withThread.next(), b = withoutThread.next()) {
+                assertEquals(b.event(), a.event(), "line " + b.line());
+                ahead = EngineFold.evolve(ahead, a.event());
+                plain = EngineFold.evolve(plain, b.event());
+            }
+        }
+        assertEquals(plain, ahead);
     }
 
     /** The equality asserted above sees every token: a prompt hashed from other tokens makes another event. */
