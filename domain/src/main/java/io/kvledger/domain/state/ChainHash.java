@@ -45,10 +45,14 @@ final class ChainHash {
 
     /** Whether this instance remembers the blocks it made; the memo itself is made at the first block. */
     private final boolean remembers;
-    /** Per slot: the hash the block was chained from, its hash, and its tokens at {@code slot * memoBlockSize}. */
+    /**
+     * Per slot, at {@code slot * (memoBlockSize + 1)}: the previous hash's {@code hashCode} and the block's tokens, side
+     * by side, so a slot holding another block is told apart within one cache line, without reading a string.
+     */
+    private int[] memoKeys;
+    /** Per slot: the hash the block was chained from (null: an empty slot), and its hash. */
     private String[] memoPrevious;
     private String[] memoHash;
-    private int[] memoTokens;
     private int memoBlockSize;
     private int memoShift;
 
@@ -122,9 +126,9 @@ final class ChainHash {
         }
         if (memoBlockSize != blockSize) {
             int slots = Math.min(MEMO_MOST_BLOCKS, Math.max(64, Integer.highestOneBit(MEMO_INTS / blockSize)));
+            memoKeys = new int[slots * (blockSize + 1)];
             memoPrevious = new String[slots];
             memoHash = new String[slots];
-            memoTokens = new int[slots * blockSize];
             memoBlockSize = blockSize;
             memoShift = 32 - Integer.numberOfTrailingZeros(slots);
         }
@@ -137,18 +141,26 @@ final class ChainHash {
 
     /** The hash the memo holds for this block, or {@code null} when its slot holds another block. */
     private String recalled(int slot, String previousHash, int blockSize) {
-        String previous = memoPrevious[slot];
-        if (previous == null || (previous != previousHash && !previous.equals(previousHash))) {
+        int at = slot * (blockSize + 1);
+        if (memoKeys[at] != previousHash.hashCode()) {
             return null;
         }
-        int from = slot * blockSize;
-        return java.util.Arrays.equals(memoTokens, from, from + blockSize, ints, 0, blockSize) ? memoHash[slot] : null;
+        for (int i = 0; i < blockSize; i++) {
+            if (memoKeys[at + 1 + i] != ints[i]) {
+                return null;
+            }
+        }
+        String previous = memoPrevious[slot];
+        boolean same = previous == previousHash || previous != null && previous.equals(previousHash);
+        return same ? memoHash[slot] : null;
     }
 
     private void remember(int slot, String previousHash, String hash, int blockSize) {
+        int at = slot * (blockSize + 1);
+        memoKeys[at] = previousHash.hashCode();
+        System.arraycopy(ints, 0, memoKeys, at + 1, blockSize);
         memoPrevious[slot] = previousHash;
         memoHash[slot] = hash;
-        System.arraycopy(ints, 0, memoTokens, slot * blockSize, blockSize);
     }
 
     /** Puts {@code hash}'s bytes (hex: ASCII) in {@code previous}; returns their length. */
