@@ -35,11 +35,7 @@ public record RequestRegistered(String requestId, int promptLength, List<Integer
                 + (skipReadingPrefixCache == null ? "" : ", skipReadingPrefixCache=" + skipReadingPrefixCache) + "]";
     }
 
-    /**
-     * The record's own equality, written out: the generated one runs through method handles, which C1 (the log
-     * tools' compiler) calls one by one, and the audit compares every derived event with its logged one
-     * ({@code RecordEqualityTest} holds each component to it).
-     */
+    /** The record's equality, written out for C1, which calls the generated one's method handles one by one. */
     @Override
     public boolean equals(Object other) {
         return this == other || other instanceof RequestRegistered o && promptLength == o.promptLength

@@ -10,11 +10,7 @@ public record TokensAppended(String requestId, int numTokens, List<Integer> toke
         tokens = List.copyOf(tokens);
     }
 
-    /**
-     * The record's own equality, written out: the generated one runs through method handles, which C1 (the log
-     * tools' compiler) calls one by one, and the audit compares every derived event with its logged one
-     * ({@code RecordEqualityTest} holds each component to it).
-     */
+    /** The record's equality, written out for C1, which calls the generated one's method handles one by one. */
     @Override
     public boolean equals(Object other) {
         return this == other || other instanceof TokensAppended o && numTokens == o.numTokens
