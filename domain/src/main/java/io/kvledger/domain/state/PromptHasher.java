@@ -6,7 +6,7 @@ import java.util.List;
  * Hashes prompts on one thread (a log's parse thread, a host's), remembering the blocks it hashed lately, so
  * prompts that share a prefix (a system prompt, a conversation's earlier turns) hash it once: the next prompt's
  * blocks of that prefix are the same strings, made without SHA-256. Nearly half the prompt blocks of a simulated
- * log repeat one made lately (docs/performance.md, "Prompts that share a prefix").
+ * log repeat one made lately (docs/performance.md, "C1's own costs, and prompts that share a prefix").
  *
  * <p>The hashes are those {@link BlockHashes#of} makes, so a {@link HashedPrompt} from here folds as any other.
  * Not thread-safe: each thread that hashes has its own hasher; nothing is static. Its memory is bounded (about a
