@@ -1,5 +1,6 @@
 package io.kvledger.infrastructure.cli;
 
+import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.state.EngineState;
 import io.kvledger.infrastructure.log.EventLogReader;
 import io.kvledger.infrastructure.log.LogEntry;
@@ -50,12 +51,13 @@ final class LogScan implements AutoCloseable {
          */
         HASH_PROMPTS_WHILE_BEHIND;
 
-        /** The preparation, given whether the caller is behind. */
+        /** The preparation, given whether the caller is behind; it keeps the base's configuration, not the base. */
         Function<BooleanSupplier, UnaryOperator<LogEntry>> of(EngineState base) {
+            EngineConfig config = base == null ? null : base.config();
             return switch (this) {
                 case NONE -> consumerBehind -> UnaryOperator.identity();
-                case HASH_PROMPTS -> consumerBehind -> new PromptHashing(base, () -> true);
-                case HASH_PROMPTS_WHILE_BEHIND -> consumerBehind -> new PromptHashing(base, consumerBehind);
+                case HASH_PROMPTS -> consumerBehind -> new PromptHashing(config, () -> true);
+                case HASH_PROMPTS_WHILE_BEHIND -> consumerBehind -> new PromptHashing(config, consumerBehind);
             };
         }
     }

@@ -3,7 +3,6 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.RequestRegistered;
-import io.kvledger.domain.state.EngineState;
 import io.kvledger.domain.state.PromptHasher;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.util.function.BooleanSupplier;
@@ -25,17 +24,12 @@ final class PromptHashing implements UnaryOperator<LogEntry> {
     /** Whether to hash the next prompt now; one not hashed here is hashed by the fold, to the same hashes. */
     private final BooleanSupplier worthIt;
 
-    /** @param base the state the log continues from, {@code null} for a log from its start */
-    PromptHashing(EngineState base) {
-        this(base, () -> true);
-    }
-
     /**
-     * @param base    the state the log continues from, {@code null} for a log from its start
+     * @param config  the configuration the log continues from, {@code null} for a log from its start
      * @param worthIt asked at each prompt whether to hash it here (the configuration is followed either way)
      */
-    PromptHashing(EngineState base, BooleanSupplier worthIt) {
-        this.config = base == null ? null : base.config();
+    PromptHashing(EngineConfig config, BooleanSupplier worthIt) {
+        this.config = config;
         this.worthIt = worthIt;
     }
 
