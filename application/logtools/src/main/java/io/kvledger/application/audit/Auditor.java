@@ -44,7 +44,7 @@ public final class Auditor {
     private final ReleaseRules releaseRules = new ReleaseRules();
     private final CompletionRules completionRules = new CompletionRules();
     private final TierRule tierRule = new TierRule();
-    /** Every rule, in the order each phase runs them. */
+    /** Every rule, in the order each phase runs them: a rule added here is added to {@link #check}'s calls too. */
     private final AuditRule[] rules;
     /** Of {@link #rules}, in their order, those with a {@code checkFolded} and those with an {@code observe}. */
     private final AuditRule[] foldedCheckers;

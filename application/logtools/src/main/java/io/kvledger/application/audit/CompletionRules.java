@@ -28,12 +28,22 @@ final class CompletionRules implements AuditRule {
 
     /** Every job id ever scheduled, as ranges: ids mostly ascend, so this stays a few ranges. */
     private final JobIdSet scheduled = new JobIdSet();
-    private final Map<Long, String> howEnded = new LinkedHashMap<>(64, 0.75f, false) {
+    private final Map<Long, JobEnd> howEnded = new LinkedHashMap<>(64, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Long, JobEnd> eldest) {
             return size() > REMEMBERED_ENDS;
         }
     };
+
+    /**
+     * Where a job ended, worded only for a finding: every completion records one, and a string made per completion
+     * (through C1's method handles for concatenation) cost more than the rule's checks.
+     */
+    private record JobEnd(long seq, boolean atReset) {
+        String wording() {
+            return (atReset ? "at the cache reset of seq " : "at seq ") + seq;
+        }
+    }
 
     /** Read by {@link #check} from the state before the event, for {@link #observe}: the jobs a reset ends. */
     private List<Long> jobsBeforeReset = List.of();
@@ -70,7 +80,7 @@ final class CompletionRules implements AuditRule {
             scheduled.add(e.jobId());
         } else if (step.event() instanceof CacheReset) {
             for (Long jobId : jobsBeforeReset) {
-                howEnded.put(jobId, "at the cache reset of seq " + step.seq());
+                howEnded.put(jobId, new JobEnd(step.seq(), true));
             }
         } else if (step.event() instanceof StoreJobCompleted e) {
             endIfGone(step, e.jobId());
@@ -86,7 +96,7 @@ final class CompletionRules implements AuditRule {
                     + describe(running) + ") is still in flight");
         } else if (scheduled.contains(jobId)) {
             findings.add(AuditCode.DUPLICATE_JOB_ID, requestId, "job " + jobId + " is scheduled again; a job of that id "
-                    + "already ran and ended " + howEnded.getOrDefault(jobId, "earlier"));
+                    + "already ran and ended " + howEnded(jobId, "earlier"));
         } else if (jobId < before.staleBelowJobId()) {
             findings.add(AuditCode.RESET_MISMATCH, requestId, "job " + jobId + " is scheduled below staleBelowJobId "
                     + before.staleBelowJobId() + " of the last reset, so its completions would be taken as stale");
@@ -104,10 +114,10 @@ final class CompletionRules implements AuditRule {
             } else if (jobId < before.staleBelowJobId()) {
                 findings.add(AuditCode.STALE_JOB_COMPLETED, requestId, "job " + jobId + " gets " + (ends ? "a " : "an ") + completion
                         + " but is below staleBelowJobId " + before.staleBelowJobId() + ": it ended "
-                        + howEnded.getOrDefault(jobId, "at a reset") + ", so the rules take the completion as stale");
+                        + howEnded(jobId, "at a reset") + ", so the rules take the completion as stale");
             } else {
                 findings.add(AuditCode.JOB_COMPLETED_TWICE, requestId,
-                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but already ended " + howEnded.getOrDefault(jobId, "earlier"));
+                        "job " + jobId + " gets " + (ends ? "a " : "an ") + completion + " but already ended " + howEnded(jobId, "earlier"));
             }
             return;
         }
@@ -133,8 +143,13 @@ final class CompletionRules implements AuditRule {
 
     private void endIfGone(FoldStep step, long jobId) {
         if (inFlightBefore && !step.after().jobs().containsKey(jobId)) {
-            howEnded.put(jobId, "at seq " + step.seq());
+            howEnded.put(jobId, new JobEnd(step.seq(), false));
         }
+    }
+
+    private String howEnded(long jobId, String otherwise) {
+        JobEnd end = howEnded.get(jobId);
+        return end == null ? otherwise : end.wording();
     }
 
     private static String describe(Job job) {

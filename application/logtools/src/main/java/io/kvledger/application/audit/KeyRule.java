@@ -10,6 +10,9 @@ final class KeyRule implements AuditRule {
 
     @Override
     public void check(FoldStep step, CommandWindow window, Findings findings) {
+        if (step.conflicts().isEmpty()) {
+            return; // nearly every event: no iterator, and no interface type test (slow under C1)
+        }
         String requestId = step.event() instanceof RequestEvent e ? e.requestId() : null;
         for (KeyConflict conflict : step.conflicts()) {
             String reason = conflict.logKeyReused()

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Folds a captured log, event by event, with exactly the domain fold ({@link EngineFold#evolve}). The
@@ -250,12 +251,20 @@ public final class LogFold {
         List<String> forgotten = new ArrayList<>(tokenKeys.size());
         for (String key : tokenKeys) {
             if (!state.tier().holds(key) && !(written != null ? written.contains(key)
-                    : state.jobs().anyValue(job -> job.isStore() && job.keys().contains(key)))) {
+                    : state.jobs().anyValue(new StoreWriting(key)))) {
                 forgotten.add(key);
             }
         }
         if (!forgotten.isEmpty()) {
             keys.forget(forgotten);
+        }
+    }
+
+    /** Whether a job is a store that writes {@code key}: a class, since C1 makes a capturing lambda through JNI. */
+    private record StoreWriting(String key) implements Predicate<Job> {
+        @Override
+        public boolean test(Job job) {
+            return job.isStore() && job.keys().contains(key);
         }
     }
 
