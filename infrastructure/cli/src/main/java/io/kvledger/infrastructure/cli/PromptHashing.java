@@ -10,10 +10,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * On a log's parse thread, in log order: each registered prompt hashed by the configuration in force there (the
- * last {@code EngineConfigured} read, or the base state's), handed to the fold as a {@link HashedPrompt}. Hashing
- * prompts (SHA-256 per block, without the CPU's instructions under C1) was a third of the audit thread's samples;
- * the parse thread had the time. The event is equal to the one read, so everything a tool prints is the same; a
- * fold under another configuration hashes for itself.
+ * last {@code EngineConfigured} read, or the base's), handed to the fold as a
+ * {@link io.kvledger.domain.state.HashedPrompt}. Hashing prompts (SHA-256 per block, without the CPU's instructions
+ * under C1) was a third of the audit thread's samples; the parse thread had the time. The hasher remembers the blocks
+ * it made lately ({@link PromptHasher}), so prompts that share a prefix hash it once; a caller about as fast as the
+ * parse has only some prompts hashed here ({@code worthIt}) and its fold hashes the rest. The event is equal to the
+ * one read, so everything a tool prints is the same; a fold under another configuration hashes for itself.
  */
 final class PromptHashing implements UnaryOperator<LogEntry> {
 
