@@ -73,6 +73,11 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         return new BlockHashes(blockSize, ((AppendOnlyList<String>) hashes).plus(made), IntTail.wrap(rest));
     }
 
+    /** The same hashes and tail in an array of their own: appending to either never touches the other's array. */
+    BlockHashes copy() {
+        return new BlockHashes(blockSize, AppendOnlyList.of(hashes), tail);
+    }
+
     public int fullBlocks() {
         return hashes.size();
     }

@@ -3,6 +3,7 @@ package io.kvledger.domain.state;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.RandomAccess;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A prompt's tokens with their block hashes made already, for one block size: an immutable list of the tokens
@@ -17,6 +18,12 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
 
     private final List<Integer> tokens;
     private final BlockHashes hashes;
+    /**
+     * Whether a fold took {@link #hashes} as they are. That fold appends to their array in place (the containers'
+     * protocol, for one thread); every later fold, on its thread or another (the simulator's engine and checking
+     * thread fold the same event), takes a copy, so no two folds grow one array.
+     */
+    private final AtomicBoolean taken = new AtomicBoolean();
 
     private HashedPrompt(List<Integer> tokens, BlockHashes hashes) {
         this.tokens = tokens;
@@ -24,8 +31,8 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
     }
 
     /**
-     * {@code tokens} hashed in blocks of {@code blockSize}. The hashes are handed to one thread that folds (and
-     * appends to them) after this one: made on one thread, given over through a queue, never used here again.
+     * {@code tokens} hashed in blocks of {@code blockSize}. The hashes are made on this thread and never used here
+     * again; the folds that take them come after, through a queue or a step's hand-over.
      */
     public static HashedPrompt of(List<Integer> tokens, int blockSize) {
         List<Integer> own = tokens instanceof HashedPrompt hashed ? hashed.tokens : List.copyOf(tokens);
@@ -38,9 +45,15 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
         return new HashedPrompt(own, BlockHashes.of(blockSize, own, hasher));
     }
 
-    /** The hashes for {@code blockSize}, or {@code null} when these were made for another. */
+    /**
+     * The hashes for {@code blockSize}, or {@code null} when these were made for another: to the first fold that asks
+     * the hashes themselves, to any other a copy of its own.
+     */
     BlockHashes hashes(int blockSize) {
-        return hashes.blockSize() == blockSize ? hashes : null;
+        if (hashes.blockSize() != blockSize) {
+            return null;
+        }
+        return taken.compareAndSet(false, true) ? hashes : hashes.copy();
     }
 
     @Override

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A prompt hashed ahead gives the fold the hashes it would have made: the same hashes and tail for its block size,
- * for prompts of many lengths, also after more tokens are appended; a fold of another block size hashes for
- * itself; the event keeps the hashed prompt and equals, hashes and prints as the event of the plain tokens.
+ * for prompts of many lengths, also after more tokens are appended, and a fold after the first (on its thread or
+ * another) a copy of its own; a fold of another block size hashes for itself; the event keeps the hashed prompt and
+ * equals, hashes and prints as the event of the plain tokens.
  */
 class HashedPromptTest {
 
@@ -29,7 +30,12 @@ class HashedPromptTest {
 
             BlockHashes taken = BlockHashes.of(blockSize, prompt);
             BlockHashes made = BlockHashes.of(blockSize, tokens);
-            assertSame(prompt.hashes(blockSize), taken, "taken, not made again");
+            BlockHashes takenAgain = BlockHashes.of(blockSize, prompt);
+            assertNotSame(taken, takenAgain, "a second fold takes a copy of its own");
+            assertEquals(taken, takenAgain);
+            for (int b = 0; b < taken.fullBlocks(); b++) {
+                assertSame(taken.get(b), takenAgain.get(b), "taken, not made again");
+            }
             assertEquals(made.hashes(), taken.hashes());
             assertEquals(made.tail(), taken.tail());
             List<Integer> more = tokens(random, random.nextInt(3 * blockSize));
@@ -37,6 +43,39 @@ class HashedPromptTest {
             assertEquals(tokens, prompt);
             assertEquals(tokens.hashCode(), prompt.hashCode());
         }
+    }
+
+    @Test
+    void givenOnePromptFoldedOnTwoThreadsWhenEachAppendsItsOwnTokensThenEachHasItsOwnChainedHashes() throws Exception {
+        // The simulator's engine and checking thread fold the same RequestRegistered: only the first fold may grow
+        // the prompt's array in place, so the other's appends never land in it (nor its in the other's).
+        Random random = new Random(13);
+        for (int round = 0; round < 300; round++) {
+            List<Integer> tokens = tokens(random, 4 + random.nextInt(21)); // a tail of 0 to 3 tokens too
+            HashedPrompt prompt = HashedPrompt.of(tokens, 4);
+            List<Integer> first = tokens(random, 40);
+            List<Integer> second = tokens(random, 40);
+            java.util.concurrent.CompletableFuture<BlockHashes> other =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> grown(BlockHashes.of(4, prompt), second));
+            BlockHashes mine = grown(BlockHashes.of(4, prompt), first);
+
+            assertEquals(ReferenceChainHash.of(4, joined(tokens, first)), mine.hashes(), "round " + round);
+            assertEquals(ReferenceChainHash.of(4, joined(tokens, second)), other.get().hashes(), "round " + round);
+        }
+    }
+
+    /** {@code hashes} after {@code more}, appended a token at a time as a decode appends them. */
+    private static BlockHashes grown(BlockHashes hashes, List<Integer> more) {
+        for (Integer token : more) {
+            hashes = hashes.append(List.of(token));
+        }
+        return hashes;
+    }
+
+    private static List<Integer> joined(List<Integer> a, List<Integer> b) {
+        List<Integer> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     @Test
