@@ -44,7 +44,7 @@ public record BlockHashes(int blockSize, List<String> hashes, List<Integer> tail
         return empty(blockSize).append(tokens);
     }
 
-    /** {@link #of} by {@code hasher}, which remembers the blocks it made ({@link PromptHasher}). */
+    /** {@link #of} by {@code hasher}, which remembers the blocks it made ({@link PromptHasher}; {@code null}: none). */
     static BlockHashes of(int blockSize, List<Integer> tokens, ChainHash hasher) {
         return empty(blockSize).append(tokens, hasher);
     }

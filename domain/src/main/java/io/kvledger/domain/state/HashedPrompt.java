@@ -35,11 +35,13 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
      * again; the folds that take them come after, through a queue or a step's hand-over.
      */
     public static HashedPrompt of(List<Integer> tokens, int blockSize) {
-        List<Integer> own = tokens instanceof HashedPrompt hashed ? hashed.tokens : List.copyOf(tokens);
-        return new HashedPrompt(own, BlockHashes.of(blockSize, own));
+        return of(tokens, blockSize, null);
     }
 
-    /** {@link #of}, the hashes made by {@code hasher}, which remembers blocks of its thread's earlier prompts. */
+    /**
+     * {@link #of}, the hashes made by {@code hasher}, which remembers blocks of its thread's earlier prompts
+     * ({@code null}: hashed afresh).
+     */
     static HashedPrompt of(List<Integer> tokens, int blockSize, ChainHash hasher) {
         List<Integer> own = tokens instanceof HashedPrompt hashed ? hashed.tokens : List.copyOf(tokens);
         return new HashedPrompt(own, BlockHashes.of(blockSize, own, hasher));

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -183,7 +184,7 @@ final class StoreRules implements AuditRule {
             Integer block = sources.get(k);
             int chunk = k / f < chunks.size() ? chunks.get(k / f) : -1;
             long at = (long) chunk * f + k % f;
-            if (chunk >= 0 && at < table.size() && java.util.Objects.equals(table.get((int) at), block)) {
+            if (chunk >= 0 && at < table.size() && Objects.equals(table.get((int) at), block)) {
                 continue;
             }
             if (held == null) {
