@@ -5,6 +5,7 @@ import io.kvledger.containers.StateTreeMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -15,39 +16,76 @@ import java.util.function.UnaryOperator;
  * The CPU tier: chunks by key, ready or being written, with least-recently-used order.
  * Capacity counts every chunk it holds, pinned and written ones included.
  *
- * <p>Changed in place by its one owner, the fold: every change updates this tier's maps and returns this very
- * tier, so the fold pays a hash-map update per chunk. No older version is kept: what must look back re-folds
+ * <p>Changed in place by its one owner, the fold: no older version is kept, and what must look back re-folds
  * from a {@link #copy()}.
  *
- * <p>{@link #evictable()}: touch stamp to key of the chunks that may be evicted (ready and unpinned), least
- * recent first: eviction walks only these, so it costs the victims it takes and the offer's keys it skips,
- * not every chunk being written or pinned ahead of them (a chunk's own stamp is in {@link TierChunk#touched()}).
+ * <p>The order is an intrusive doubly linked list over arrays, as vLLM's LRU policy keeps an ordered dict: each
+ * chunk has a slot, and its slot's neighbours are the chunks touched just before and just after it. Every stamp
+ * handed out is above every stamp held, so a new or touched chunk goes to the tail and the list stays in stamp
+ * order without a sorted map: a touch is an unlink and a link, no allocation. Eviction walks from the head and
+ * skips what may not go (being written, pinned, offered), as the policy's walk does; it stops once it has seen
+ * every evictable chunk. {@link #evictable()} is that walk's evictable chunks by stamp, for views and snapshots.
  * {@link #clock()}: the last stamp handed out.
  */
 public final class CpuTier {
 
+    private static final int NONE = -1;
+    private static final int MIN_SLOTS = 16;
+
     private final int capacity;
     private long clock;
-    private final java.util.HashMap<String, TierChunk> chunks;
-    /** Touch stamp to key of the evictable chunks (ready and unpinned), least recent first. */
-    private final java.util.TreeMap<Long, String> evictable;
+    /** Key to slot of every chunk held; each slot's {@code Integer} is made once, in {@link #slotNames}. */
+    private final java.util.HashMap<String, Integer> slots;
+    /** Per slot: the chunk held there ({@code null} when free) and its neighbours in stamp order. */
+    private TierChunk[] chunkAt;
+    private int[] prev;
+    /** Per slot: the next chunk in stamp order, or for a free slot the next free one. */
+    private int[] next;
+    private Integer[] slotNames;
+    /** The least and the most recently touched chunk's slots. */
+    private int head = NONE;
+    private int tail = NONE;
+    /** The first free slot below {@link #used}, and the slots ever used. */
+    private int free = NONE;
+    private int used;
+    /** The chunks that are ready and unpinned: eviction's walk stops when it has seen them all. */
+    private int evictableCount;
 
-    private CpuTier(int capacity, long clock, java.util.HashMap<String, TierChunk> chunks,
-                    java.util.TreeMap<Long, String> evictable) {
+    private CpuTier(int capacity, int slotCount) {
         this.capacity = capacity;
-        this.clock = clock;
-        this.chunks = chunks;
-        this.evictable = evictable;
+        this.slots = new java.util.HashMap<>();
+        this.chunkAt = new TierChunk[slotCount];
+        this.prev = new int[slotCount];
+        this.next = new int[slotCount];
+        this.slotNames = new Integer[slotCount];
+    }
+
+    private CpuTier(CpuTier from) {
+        capacity = from.capacity;
+        clock = from.clock;
+        slots = new java.util.HashMap<>(from.slots);
+        chunkAt = from.chunkAt.clone();
+        prev = from.prev.clone();
+        next = from.next.clone();
+        slotNames = from.slotNames.clone();
+        head = from.head;
+        tail = from.tail;
+        free = from.free;
+        used = from.used;
+        evictableCount = from.evictableCount;
     }
 
     public static CpuTier empty(int capacity) {
-        return new CpuTier(capacity, 0, new java.util.HashMap<>(), new java.util.TreeMap<>());
+        return new CpuTier(capacity, MIN_SLOTS);
     }
 
-    /** The tier holding {@code chunks} (a snapshot's), its evictable order taken from their stamps. */
+    /** The tier holding {@code chunks} (a snapshot's), its order taken from their stamps (a stamp's ties by key). */
     public static CpuTier of(int capacity, Iterable<TierChunk> chunks, long clock) {
-        CpuTier tier = empty(capacity);
-        for (TierChunk chunk : chunks) {
+        List<TierChunk> byStamp = new ArrayList<>();
+        chunks.forEach(byStamp::add);
+        byStamp.sort(Comparator.comparingLong(TierChunk::touched).thenComparing(TierChunk::key));
+        CpuTier tier = new CpuTier(capacity, Math.max(MIN_SLOTS, byStamp.size()));
+        for (TierChunk chunk : byStamp) {
             tier.set(chunk.key(), chunk);
         }
         tier.clock = clock;
@@ -56,7 +94,7 @@ public final class CpuTier {
 
     /** A tier of its own with the same chunks, order and clock: a change of either leaves the other as it was. */
     public CpuTier copy() {
-        return new CpuTier(capacity, clock, new java.util.HashMap<>(chunks), new java.util.TreeMap<>(evictable));
+        return new CpuTier(this);
     }
 
     public int capacity() {
@@ -69,16 +107,27 @@ public final class CpuTier {
     }
 
     public int size() {
-        return chunks.size();
+        return slots.size();
+    }
+
+    /** The chunks that may be evicted now: ready and unpinned. */
+    public int evictableCount() {
+        return evictableCount;
+    }
+
+    /** The slots ever taken since the tier was made or cleared: a removed chunk's slot is taken again first. */
+    int slotsUsed() {
+        return used;
     }
 
     public boolean holds(String key) {
-        return chunks.containsKey(key);
+        return slots.containsKey(key);
     }
 
     /** The chunk of {@code key}, or {@code null} when the tier does not hold it. */
     public TierChunk chunk(String key) {
-        return chunks.get(key);
+        Integer slot = slots.get(key);
+        return slot == null ? null : chunkAt[slot];
     }
 
     public boolean isReady(String key) {
@@ -86,19 +135,34 @@ public final class CpuTier {
         return chunk != null && chunk.ready();
     }
 
-    /** Every chunk held, in no particular order (a copy). */
+    /** Every chunk held, least recently touched first (a copy). */
     public List<TierChunk> chunkList() {
-        return new ArrayList<>(chunks.values());
+        List<TierChunk> list = new ArrayList<>(slots.size());
+        for (int slot = head; slot != NONE; slot = next[slot]) {
+            list.add(chunkAt[slot]);
+        }
+        return list;
     }
 
     /** Every chunk by key, keys ascending (an unmodifiable copy, for views and tests; the fold reads {@link #chunk}). */
     public SortedMap<String, TierChunk> chunks() {
-        return Collections.unmodifiableSortedMap(new java.util.TreeMap<>(chunks));
+        SortedMap<String, TierChunk> byKey = new java.util.TreeMap<>();
+        for (int slot = head; slot != NONE; slot = next[slot]) {
+            byKey.put(chunkAt[slot].key(), chunkAt[slot]);
+        }
+        return Collections.unmodifiableSortedMap(byKey);
     }
 
-    /** Touch stamp to key of the evictable chunks, least recent first (an unmodifiable copy). */
+    /** Touch stamp to key of the evictable chunks (ready, unpinned), least recent first (an unmodifiable copy). */
     public SortedMap<Long, String> evictable() {
-        return Collections.unmodifiableSortedMap(new java.util.TreeMap<>(evictable));
+        SortedMap<Long, String> order = new java.util.TreeMap<>();
+        for (int slot = head; slot != NONE; slot = next[slot]) {
+            TierChunk chunk = chunkAt[slot];
+            if (chunk.evictable()) {
+                order.put(chunk.touched(), chunk.key());
+            }
+        }
+        return Collections.unmodifiableSortedMap(order);
     }
 
     /**
@@ -107,14 +171,13 @@ public final class CpuTier {
      */
     public List<String> evictionCandidates(int count, Set<String> protectedKeys) {
         List<String> victims = new ArrayList<>(Math.max(count, 0));
-        if (count <= 0) {
-            return victims;
-        }
-        for (String key : evictable.values()) {
-            if (!protectedKeys.contains(key)) {
-                victims.add(key);
-                if (victims.size() == count) {
-                    break;
+        int unseen = evictableCount;
+        for (int slot = head; slot != NONE && victims.size() < count && unseen > 0; slot = next[slot]) {
+            TierChunk chunk = chunkAt[slot];
+            if (chunk.evictable()) {
+                unseen--;
+                if (!protectedKeys.contains(chunk.key())) {
+                    victims.add(chunk.key());
                 }
             }
         }
@@ -124,7 +187,7 @@ public final class CpuTier {
     /** The given keys ordered least recently used first. */
     public List<String> leastRecentFirst(Collection<String> keys) {
         List<String> ordered = new ArrayList<>(keys);
-        ordered.sort((a, b) -> Long.compare(chunks.get(a).touched(), chunks.get(b).touched()));
+        ordered.sort((a, b) -> Long.compare(chunk(a).touched(), chunk(b).touched()));
         return ordered;
     }
 
@@ -146,16 +209,21 @@ public final class CpuTier {
      * the chunks it then touches).
      */
     public CpuTier writingThenTouching(List<String> written, List<String> touched) {
-        for (String key : written) {
-            if (!chunks.containsKey(key)) {
+        for (int i = 0; i < written.size(); i++) {
+            String key = written.get(i);
+            if (!slots.containsKey(key)) {
                 set(key, new TierChunk(key, false, 0, ++clock)); // being written: not evictable
             }
         }
         for (int i = touched.size() - 1; i >= 0; i--) {
-            String key = touched.get(i);
-            TierChunk chunk = chunks.get(key);
-            if (chunk != null) {
-                set(key, chunk.withTouched(++clock));
+            Integer slot = slots.get(touched.get(i));
+            if (slot != null) {
+                int at = slot;
+                chunkAt[at] = chunkAt[at].withTouched(++clock);
+                if (at != tail) {
+                    unlink(at);
+                    linkAtTail(at);
+                }
             }
         }
         return this;
@@ -183,48 +251,134 @@ public final class CpuTier {
 
     /** Holds nothing any more; the clock goes on. */
     public CpuTier cleared() {
-        chunks.clear();
-        evictable.clear();
+        slots.clear();
+        java.util.Arrays.fill(chunkAt, 0, used, null);
+        head = NONE;
+        tail = NONE;
+        free = NONE;
+        used = 0;
+        evictableCount = 0;
         return this;
     }
 
-    /** Each held chunk of {@code keys} changed (its stamp kept), entering or leaving the evictable order. */
-    private CpuTier changed(Collection<String> keys, UnaryOperator<TierChunk> change) {
-        for (String key : keys) {
-            TierChunk chunk = chunks.get(key);
-            if (chunk != null) {
-                set(key, change.apply(chunk));
+    /** Each held chunk of {@code keys} changed (its stamp and place kept), becoming evictable or not. */
+    private CpuTier changed(List<String> keys, UnaryOperator<TierChunk> change) {
+        for (int i = 0; i < keys.size(); i++) {
+            Integer slot = slots.get(keys.get(i));
+            if (slot != null) {
+                TierChunk held = chunkAt[slot];
+                TierChunk chunk = change.apply(held);
+                chunkAt[slot] = chunk;
+                evictableCount += (chunk.evictable() ? 1 : 0) - (held.evictable() ? 1 : 0);
             }
         }
         return this;
     }
 
-    /** Puts {@code chunk} (or removes {@code key}'s chunk, for {@code null}), keeping the evictable order. */
+    /**
+     * Puts {@code chunk} (or removes {@code key}'s chunk, for {@code null}). A new chunk goes to the tail: its
+     * stamp is the highest held (a fresh one, or a snapshot's added in stamp order).
+     */
     private void set(String key, TierChunk chunk) {
-        TierChunk held = chunk == null ? chunks.remove(key) : chunks.put(key, chunk);
-        if (held != null && held.evictable()) {
-            evictable.remove(held.touched());
+        Integer slot = chunk == null ? slots.remove(key) : slots.get(key);
+        if (slot != null) {
+            TierChunk held = chunkAt[slot];
+            evictableCount -= held.evictable() ? 1 : 0;
+            if (chunk != null) {
+                chunkAt[slot] = chunk;
+            } else {
+                unlink(slot);
+                chunkAt[slot] = null;
+                next[slot] = free;
+                free = slot;
+            }
+        } else if (chunk != null) {
+            int at = freeSlot();
+            slots.put(key, slotNames[at]);
+            chunkAt[at] = chunk;
+            linkAtTail(at);
         }
-        if (chunk != null && chunk.evictable()) {
-            evictable.put(chunk.touched(), key);
+        if (chunk != null) {
+            evictableCount += chunk.evictable() ? 1 : 0;
         }
+    }
+
+    private int freeSlot() {
+        if (free != NONE) {
+            int slot = free;
+            free = next[slot];
+            return slot;
+        }
+        if (used == chunkAt.length) {
+            int length = used * 2;
+            chunkAt = java.util.Arrays.copyOf(chunkAt, length);
+            prev = java.util.Arrays.copyOf(prev, length);
+            next = java.util.Arrays.copyOf(next, length);
+            slotNames = java.util.Arrays.copyOf(slotNames, length);
+        }
+        if (slotNames[used] == null) {
+            slotNames[used] = used;
+        }
+        return used++;
+    }
+
+    private void unlink(int slot) {
+        int before = prev[slot];
+        int after = next[slot];
+        if (before == NONE) {
+            head = after;
+        } else {
+            next[before] = after;
+        }
+        if (after == NONE) {
+            tail = before;
+        } else {
+            prev[after] = before;
+        }
+    }
+
+    private void linkAtTail(int slot) {
+        prev[slot] = tail;
+        next[slot] = NONE;
+        if (tail == NONE) {
+            head = slot;
+        } else {
+            next[tail] = slot;
+        }
+        tail = slot;
     }
 
     @Override
     public boolean equals(Object other) {
-        return this == other || other instanceof CpuTier that && capacity == that.capacity && clock == that.clock
-                && chunks.equals(that.chunks);
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof CpuTier that) || capacity != that.capacity || clock != that.clock
+                || slots.size() != that.slots.size()) {
+            return false;
+        }
+        for (int slot = head; slot != NONE; slot = next[slot]) {
+            if (!chunkAt[slot].equals(that.chunk(chunkAt[slot].key()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
+    /** The hash {@code Objects.hash(capacity, clock, chunks by key)} gives, the chunks summed as a map's entries. */
     @Override
     public int hashCode() {
+        int chunks = 0;
+        for (int slot = head; slot != NONE; slot = next[slot]) {
+            chunks += chunkAt[slot].key().hashCode() ^ chunkAt[slot].hashCode();
+        }
         return Objects.hash(capacity, clock, chunks);
     }
 
     /** The chunks by key ascending, the evictable order by stamp, in the form the state's maps print in. */
     @Override
     public String toString() {
-        return "CpuTier[capacity=" + capacity + ", chunks=" + StateHashMap.ofEntries(chunks.entrySet())
-                + ", evictable=" + StateTreeMap.ofEntries(evictable.entrySet()) + ", clock=" + clock + "]";
+        return "CpuTier[capacity=" + capacity + ", chunks=" + StateHashMap.ofEntries(chunks().entrySet())
+                + ", evictable=" + StateTreeMap.ofEntries(evictable().entrySet()) + ", clock=" + clock + "]";
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -14,10 +15,11 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tier keeps only its evictable chunks (ready, unpinned) in least-recently-used order. Over 2000 seeded
- * runs of 60 random operations each (writes, touches, readiness, pins and unpins, removals, clears) on a small
- * alphabet, after every operation that order is exactly the evictable chunks by stamp, and the eviction
- * candidates are what walking every chunk by stamp and skipping the others gives (the rule as written).
+ * The tier's order is every chunk it holds by stamp, kept as a linked list. Over 2000 seeded runs of 60 random
+ * operations each (writes, touches, readiness, pins and unpins, removals, clears) on a small alphabet, after
+ * every operation its evictable order is exactly the evictable chunks (ready, unpinned) by stamp, its chunk
+ * list is every chunk by stamp, and the eviction candidates are what sorting every chunk by stamp and skipping
+ * the others gives (the rule as written).
  */
 class CpuTierEvictableOrderTest {
 
@@ -28,6 +30,7 @@ class CpuTierEvictableOrderTest {
             Random random = new Random(seed);
             CpuTier tier = CpuTier.empty(32);
             List<String> done = new ArrayList<>();
+            int mostHeld = 0;
             for (int step = 0; step < 60; step++) {
                 List<String> keys = keys(random, 1 + random.nextInt(5));
                 int op = random.nextInt(20);
@@ -45,6 +48,15 @@ class CpuTierEvictableOrderTest {
                 done.add(op + " " + keys);
                 String what = "seed " + seed + " after " + done;
                 assertEquals(derivedOrder(tier), tier.evictable(), what);
+                assertEquals(byStamp(tier), tier.chunkList(), what);
+                assertEquals(tier.evictable().size(), tier.evictableCount(), what);
+                mostHeld = tier.slotsUsed() == 0 ? 0 : Math.max(mostHeld, tier.size()); // 0 after a clear
+                assertTrue(tier.slotsUsed() <= mostHeld, what + ": a removed chunk's slot is taken again");
+                List<TierChunk> shuffled = new ArrayList<>(tier.chunkList());
+                Collections.shuffle(shuffled, random);
+                CpuTier restored = CpuTier.of(32, shuffled, tier.clock());
+                assertEquals(tier, restored, what);
+                assertEquals(tier.chunkList(), restored.chunkList(), what + ": a snapshot's chunks put in stamp order");
                 Set<String> offered = new HashSet<>(keys(random, random.nextInt(3)));
                 int wanted = random.nextInt(6);
                 List<String> expected = candidatesByWalkingEveryChunk(tier, wanted, offered);
@@ -63,6 +75,10 @@ class CpuTierEvictableOrderTest {
             }
         }
         return order;
+    }
+
+    private static List<TierChunk> byStamp(CpuTier tier) {
+        return tier.chunks().values().stream().sorted(Comparator.comparingLong(TierChunk::touched)).toList();
     }
 
     private static List<String> candidatesByWalkingEveryChunk(CpuTier tier, int count, Set<String> protectedKeys) {
