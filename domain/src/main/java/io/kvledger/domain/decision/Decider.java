@@ -55,7 +55,9 @@ public final class Decider {
         String addressed;
         if (command instanceof RequestCommand request) {
             addressed = request.requestId();
-            if (!UnicodeText.isWellFormed(addressed)) {
+            // A held request's id was checked when it was registered, so only an id the state does not hold is
+            // read char by char (a decode step's commands all name held requests; the look-up is remembered).
+            if (addressed != null && state.heldRequest(addressed) == null && !UnicodeText.isWellFormed(addressed)) {
                 throw Rejection.invalidArgument(UnicodeText.problem("requestId", addressed));
             }
         } else {
