@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.containers.ObjectIntTable;
 import io.kvledger.containers.StateHashMap;
 import io.kvledger.containers.StateTreeMap;
 import java.util.ArrayList;
@@ -34,14 +35,15 @@ public final class CpuTier {
 
     private final int capacity;
     private long clock;
-    /** Key to slot of every chunk held; each slot's {@code Integer} is made once, in {@link #slotNames}. */
-    private final java.util.HashMap<String, Integer> slots;
-    /** Per slot: the chunk held there ({@code null} when free) and its neighbours in stamp order. */
+    /** Key to slot of every chunk held. */
+    private final ObjectIntTable<String> slots;
+    /** Per slot: the chunk held there ({@code null} when free), whether it is evictable (so eviction's walk reads
+     * no chunk it passes) and its neighbours in stamp order. */
     private TierChunk[] chunkAt;
+    private boolean[] evictableAt;
     private int[] prev;
     /** Per slot: the next chunk in stamp order, or for a free slot the next free one. */
     private int[] next;
-    private Integer[] slotNames;
     /** The least and the most recently touched chunk's slots. */
     private int head = NONE;
     private int tail = NONE;
@@ -53,21 +55,21 @@ public final class CpuTier {
 
     private CpuTier(int capacity, int slotCount) {
         this.capacity = capacity;
-        this.slots = new java.util.HashMap<>();
+        this.slots = new ObjectIntTable<>();
         this.chunkAt = new TierChunk[slotCount];
+        this.evictableAt = new boolean[slotCount];
         this.prev = new int[slotCount];
         this.next = new int[slotCount];
-        this.slotNames = new Integer[slotCount];
     }
 
     private CpuTier(CpuTier from) {
         capacity = from.capacity;
         clock = from.clock;
-        slots = new java.util.HashMap<>(from.slots);
+        slots = new ObjectIntTable<>(from.slots);
         chunkAt = from.chunkAt.clone();
+        evictableAt = from.evictableAt.clone();
         prev = from.prev.clone();
         next = from.next.clone();
-        slotNames = from.slotNames.clone();
         head = from.head;
         tail = from.tail;
         free = from.free;
@@ -126,8 +128,8 @@ public final class CpuTier {
 
     /** The chunk of {@code key}, or {@code null} when the tier does not hold it. */
     public TierChunk chunk(String key) {
-        Integer slot = slots.get(key);
-        return slot == null ? null : chunkAt[slot];
+        int slot = slots.get(key);
+        return slot == ObjectIntTable.MISSING ? null : chunkAt[slot];
     }
 
     public boolean isReady(String key) {
@@ -173,11 +175,11 @@ public final class CpuTier {
         List<String> victims = new ArrayList<>(Math.max(count, 0));
         int unseen = evictableCount;
         for (int slot = head; slot != NONE && victims.size() < count && unseen > 0; slot = next[slot]) {
-            TierChunk chunk = chunkAt[slot];
-            if (chunk.evictable()) {
+            if (evictableAt[slot]) {
                 unseen--;
-                if (!protectedKeys.contains(chunk.key())) {
-                    victims.add(chunk.key());
+                String key = chunkAt[slot].key();
+                if (!protectedKeys.contains(key)) {
+                    victims.add(key);
                 }
             }
         }
@@ -216,9 +218,8 @@ public final class CpuTier {
             }
         }
         for (int i = touched.size() - 1; i >= 0; i--) {
-            Integer slot = slots.get(touched.get(i));
-            if (slot != null) {
-                int at = slot;
+            int at = slots.get(touched.get(i));
+            if (at != ObjectIntTable.MISSING) {
                 chunkAt[at] = chunkAt[at].withTouched(++clock);
                 if (at != tail) {
                     unlink(at);
@@ -253,6 +254,7 @@ public final class CpuTier {
     public CpuTier cleared() {
         slots.clear();
         java.util.Arrays.fill(chunkAt, 0, used, null);
+        java.util.Arrays.fill(evictableAt, 0, used, false);
         head = NONE;
         tail = NONE;
         free = NONE;
@@ -264,11 +266,12 @@ public final class CpuTier {
     /** Each held chunk of {@code keys} changed (its stamp and place kept), becoming evictable or not. */
     private CpuTier changed(List<String> keys, UnaryOperator<TierChunk> change) {
         for (int i = 0; i < keys.size(); i++) {
-            Integer slot = slots.get(keys.get(i));
-            if (slot != null) {
+            int slot = slots.get(keys.get(i));
+            if (slot != ObjectIntTable.MISSING) {
                 TierChunk held = chunkAt[slot];
                 TierChunk chunk = change.apply(held);
                 chunkAt[slot] = chunk;
+                evictableAt[slot] = chunk.evictable();
                 evictableCount += (chunk.evictable() ? 1 : 0) - (held.evictable() ? 1 : 0);
             }
         }
@@ -280,22 +283,25 @@ public final class CpuTier {
      * stamp is the highest held (a fresh one, or a snapshot's added in stamp order).
      */
     private void set(String key, TierChunk chunk) {
-        Integer slot = chunk == null ? slots.remove(key) : slots.get(key);
-        if (slot != null) {
+        int slot = chunk == null ? slots.remove(key) : slots.get(key);
+        if (slot != ObjectIntTable.MISSING) {
             TierChunk held = chunkAt[slot];
             evictableCount -= held.evictable() ? 1 : 0;
             if (chunk != null) {
                 chunkAt[slot] = chunk;
+                evictableAt[slot] = chunk.evictable();
             } else {
                 unlink(slot);
                 chunkAt[slot] = null;
+                evictableAt[slot] = false;
                 next[slot] = free;
                 free = slot;
             }
         } else if (chunk != null) {
             int at = freeSlot();
-            slots.put(key, slotNames[at]);
+            slots.put(key, at);
             chunkAt[at] = chunk;
+            evictableAt[at] = chunk.evictable();
             linkAtTail(at);
         }
         if (chunk != null) {
@@ -312,12 +318,9 @@ public final class CpuTier {
         if (used == chunkAt.length) {
             int length = used * 2;
             chunkAt = java.util.Arrays.copyOf(chunkAt, length);
+            evictableAt = java.util.Arrays.copyOf(evictableAt, length);
             prev = java.util.Arrays.copyOf(prev, length);
             next = java.util.Arrays.copyOf(next, length);
-            slotNames = java.util.Arrays.copyOf(slotNames, length);
-        }
-        if (slotNames[used] == null) {
-            slotNames[used] = used;
         }
         return used++;
     }
