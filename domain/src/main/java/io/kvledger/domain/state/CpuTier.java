@@ -1,6 +1,6 @@
 package io.kvledger.domain.state;
 
-import io.kvledger.containers.ObjectIntTable;
+import io.kvledger.containers.RecencyMap;
 import io.kvledger.containers.StateHashMap;
 import io.kvledger.containers.StateTreeMap;
 import java.util.ArrayList;
@@ -20,65 +20,27 @@ import java.util.function.UnaryOperator;
  * <p>Changed in place by its one owner, the fold: no older version is kept, and what must look back re-folds
  * from a {@link #copy()}.
  *
- * <p>The order is an intrusive doubly linked list over arrays, as vLLM's LRU policy keeps an ordered dict: each
- * chunk has a slot, and its slot's neighbours are the chunks touched just before and just after it. Every stamp
- * handed out is above every stamp held, so a new or touched chunk goes to the tail and the list stays in stamp
- * order without a sorted map: a touch is an unlink and a link, no allocation. Eviction walks from the head and
- * skips what may not go (being written, pinned, offered), as the policy's walk does; it stops once it has seen
- * every evictable chunk. {@link #evictable()} is that walk's evictable chunks by stamp, for views and snapshots.
- * {@link #clock()}: the last stamp handed out.
+ * <p>The order is every chunk's, by its last touch, as vLLM's LRU policy keeps an ordered dict: a {@link
+ * RecencyMap} of the chunks, each marked when it is evictable (ready and unpinned). Every stamp handed out is above
+ * every stamp held, so a new or touched chunk is the newest and the map stays in stamp order without a sorted map.
+ * Eviction walks from the oldest and skips what may not go (being written, pinned, offered), as the policy's walk
+ * does, and stops once it has seen every evictable chunk. {@link #evictable()} is that walk's evictable chunks by
+ * stamp, for views and snapshots. {@link #clock()}: the last stamp handed out.
  */
 public final class CpuTier {
 
-    private static final int NONE = -1;
-    private static final int MIN_SLOTS = 16;
-
     private final int capacity;
     private long clock;
-    /** Key to slot of every chunk held. */
-    private final ObjectIntTable<String> slots;
-    /** Per slot: the chunk held there ({@code null} when free), whether it is evictable (so eviction's walk reads
-     * no chunk it passes) and its neighbours in stamp order. */
-    private TierChunk[] chunkAt;
-    private boolean[] evictableAt;
-    private int[] prev;
-    /** Per slot: the next chunk in stamp order, or for a free slot the next free one. */
-    private int[] next;
-    /** The least and the most recently touched chunk's slots. */
-    private int head = NONE;
-    private int tail = NONE;
-    /** The first free slot below {@link #used}, and the slots ever used. */
-    private int free = NONE;
-    private int used;
-    /** The chunks that are ready and unpinned: eviction's walk stops when it has seen them all. */
-    private int evictableCount;
+    private final RecencyMap<String, TierChunk> chunks;
 
-    private CpuTier(int capacity, int slotCount) {
+    private CpuTier(int capacity, long clock, RecencyMap<String, TierChunk> chunks) {
         this.capacity = capacity;
-        this.slots = new ObjectIntTable<>();
-        this.chunkAt = new TierChunk[slotCount];
-        this.evictableAt = new boolean[slotCount];
-        this.prev = new int[slotCount];
-        this.next = new int[slotCount];
-    }
-
-    private CpuTier(CpuTier from) {
-        capacity = from.capacity;
-        clock = from.clock;
-        slots = new ObjectIntTable<>(from.slots);
-        chunkAt = from.chunkAt.clone();
-        evictableAt = from.evictableAt.clone();
-        prev = from.prev.clone();
-        next = from.next.clone();
-        head = from.head;
-        tail = from.tail;
-        free = from.free;
-        used = from.used;
-        evictableCount = from.evictableCount;
+        this.clock = clock;
+        this.chunks = chunks;
     }
 
     public static CpuTier empty(int capacity) {
-        return new CpuTier(capacity, MIN_SLOTS);
+        return new CpuTier(capacity, 0, new RecencyMap<>());
     }
 
     /** The tier holding {@code chunks} (a snapshot's), its order taken from their stamps (a stamp's ties by key). */
@@ -86,17 +48,17 @@ public final class CpuTier {
         List<TierChunk> byStamp = new ArrayList<>();
         chunks.forEach(byStamp::add);
         byStamp.sort(Comparator.comparingLong(TierChunk::touched).thenComparing(TierChunk::key));
-        CpuTier tier = new CpuTier(capacity, Math.max(MIN_SLOTS, byStamp.size()));
+        CpuTier tier = new CpuTier(capacity, clock, new RecencyMap<>(byStamp.size()));
         for (TierChunk chunk : byStamp) {
-            tier.set(chunk.key(), chunk);
+            tier.chunks.remove(chunk.key()); // a key given twice: the later one, as a map of them would keep
+            tier.chunks.putNewestIfAbsent(chunk.key(), chunk, chunk.evictable());
         }
-        tier.clock = clock;
         return tier;
     }
 
     /** A tier of its own with the same chunks, order and clock: a change of either leaves the other as it was. */
     public CpuTier copy() {
-        return new CpuTier(this);
+        return new CpuTier(capacity, clock, new RecencyMap<>(chunks));
     }
 
     public int capacity() {
@@ -109,27 +71,26 @@ public final class CpuTier {
     }
 
     public int size() {
-        return slots.size();
+        return chunks.size();
     }
 
     /** The chunks that may be evicted now: ready and unpinned. */
     public int evictableCount() {
-        return evictableCount;
+        return chunks.markedCount();
     }
 
     /** The slots ever taken since the tier was made or cleared: a removed chunk's slot is taken again first. */
     int slotsUsed() {
-        return used;
+        return chunks.slotsUsed();
     }
 
     public boolean holds(String key) {
-        return slots.containsKey(key);
+        return chunks.containsKey(key);
     }
 
     /** The chunk of {@code key}, or {@code null} when the tier does not hold it. */
     public TierChunk chunk(String key) {
-        int slot = slots.get(key);
-        return slot == ObjectIntTable.MISSING ? null : chunkAt[slot];
+        return chunks.get(key);
     }
 
     public boolean isReady(String key) {
@@ -139,9 +100,9 @@ public final class CpuTier {
 
     /** Every chunk held, least recently touched first (a copy). */
     public List<TierChunk> chunkList() {
-        List<TierChunk> list = new ArrayList<>(slots.size());
-        for (int slot = head; slot != NONE; slot = next[slot]) {
-            list.add(chunkAt[slot]);
+        List<TierChunk> list = new ArrayList<>(chunks.size());
+        for (int at = chunks.oldest(); at != RecencyMap.END; at = chunks.newer(at)) {
+            list.add(chunks.valueAt(at));
         }
         return list;
     }
@@ -149,8 +110,8 @@ public final class CpuTier {
     /** Every chunk by key, keys ascending (an unmodifiable copy, for views and tests; the fold reads {@link #chunk}). */
     public SortedMap<String, TierChunk> chunks() {
         SortedMap<String, TierChunk> byKey = new java.util.TreeMap<>();
-        for (int slot = head; slot != NONE; slot = next[slot]) {
-            byKey.put(chunkAt[slot].key(), chunkAt[slot]);
+        for (int at = chunks.oldest(); at != RecencyMap.END; at = chunks.newer(at)) {
+            byKey.put(chunks.keyAt(at), chunks.valueAt(at));
         }
         return Collections.unmodifiableSortedMap(byKey);
     }
@@ -158,10 +119,9 @@ public final class CpuTier {
     /** Touch stamp to key of the evictable chunks (ready, unpinned), least recent first (an unmodifiable copy). */
     public SortedMap<Long, String> evictable() {
         SortedMap<Long, String> order = new java.util.TreeMap<>();
-        for (int slot = head; slot != NONE; slot = next[slot]) {
-            TierChunk chunk = chunkAt[slot];
-            if (chunk.evictable()) {
-                order.put(chunk.touched(), chunk.key());
+        for (int at = chunks.oldest(); at != RecencyMap.END; at = chunks.newer(at)) {
+            if (chunks.markedAt(at)) {
+                order.put(chunks.valueAt(at).touched(), chunks.keyAt(at));
             }
         }
         return Collections.unmodifiableSortedMap(order);
@@ -173,11 +133,11 @@ public final class CpuTier {
      */
     public List<String> evictionCandidates(int count, Set<String> protectedKeys) {
         List<String> victims = new ArrayList<>(Math.max(count, 0));
-        int unseen = evictableCount;
-        for (int slot = head; slot != NONE && victims.size() < count && unseen > 0; slot = next[slot]) {
-            if (evictableAt[slot]) {
+        int unseen = chunks.markedCount();
+        for (int at = chunks.oldest(); at != RecencyMap.END && victims.size() < count && unseen > 0; at = chunks.newer(at)) {
+            if (chunks.markedAt(at)) {
                 unseen--;
-                String key = chunkAt[slot].key();
+                String key = chunks.keyAt(at);
                 if (!protectedKeys.contains(key)) {
                     victims.add(key);
                 }
@@ -213,18 +173,14 @@ public final class CpuTier {
     public CpuTier writingThenTouching(List<String> written, List<String> touched) {
         for (int i = 0; i < written.size(); i++) {
             String key = written.get(i);
-            if (!slots.containsKey(key)) {
-                set(key, new TierChunk(key, false, 0, ++clock)); // being written: not evictable
+            if (!chunks.containsKey(key)) { // a held key takes no stamp
+                chunks.putNewestIfAbsent(key, new TierChunk(key, false, 0, ++clock), false); // being written: not evictable
             }
         }
         for (int i = touched.size() - 1; i >= 0; i--) {
-            int at = slots.get(touched.get(i));
-            if (at != ObjectIntTable.MISSING) {
-                chunkAt[at] = chunkAt[at].withTouched(++clock);
-                if (at != tail) {
-                    unlink(at);
-                    linkAtTail(at);
-                }
+            int at = chunks.find(touched.get(i));
+            if (at != RecencyMap.END) {
+                chunks.touchAt(at, chunks.valueAt(at).withTouched(++clock));
             }
         }
         return this;
@@ -237,7 +193,7 @@ public final class CpuTier {
 
     public CpuTier remove(Collection<String> keys) {
         for (String key : keys) {
-            set(key, null);
+            chunks.remove(key);
         }
         return this;
     }
@@ -252,103 +208,20 @@ public final class CpuTier {
 
     /** Holds nothing any more; the clock goes on. */
     public CpuTier cleared() {
-        slots.clear();
-        java.util.Arrays.fill(chunkAt, 0, used, null);
-        java.util.Arrays.fill(evictableAt, 0, used, false);
-        head = NONE;
-        tail = NONE;
-        free = NONE;
-        used = 0;
-        evictableCount = 0;
+        chunks.clear();
         return this;
     }
 
     /** Each held chunk of {@code keys} changed (its stamp and place kept), becoming evictable or not. */
     private CpuTier changed(List<String> keys, UnaryOperator<TierChunk> change) {
         for (int i = 0; i < keys.size(); i++) {
-            int slot = slots.get(keys.get(i));
-            if (slot != ObjectIntTable.MISSING) {
-                TierChunk held = chunkAt[slot];
-                TierChunk chunk = change.apply(held);
-                chunkAt[slot] = chunk;
-                evictableAt[slot] = chunk.evictable();
-                evictableCount += (chunk.evictable() ? 1 : 0) - (held.evictable() ? 1 : 0);
+            int at = chunks.find(keys.get(i));
+            if (at != RecencyMap.END) {
+                TierChunk chunk = change.apply(chunks.valueAt(at));
+                chunks.replaceAt(at, chunk, chunk.evictable());
             }
         }
         return this;
-    }
-
-    /**
-     * Puts {@code chunk} (or removes {@code key}'s chunk, for {@code null}). A new chunk goes to the tail: its
-     * stamp is the highest held (a fresh one, or a snapshot's added in stamp order).
-     */
-    private void set(String key, TierChunk chunk) {
-        int slot = chunk == null ? slots.remove(key) : slots.get(key);
-        if (slot != ObjectIntTable.MISSING) {
-            TierChunk held = chunkAt[slot];
-            evictableCount -= held.evictable() ? 1 : 0;
-            if (chunk != null) {
-                chunkAt[slot] = chunk;
-                evictableAt[slot] = chunk.evictable();
-            } else {
-                unlink(slot);
-                chunkAt[slot] = null;
-                evictableAt[slot] = false;
-                next[slot] = free;
-                free = slot;
-            }
-        } else if (chunk != null) {
-            int at = freeSlot();
-            slots.put(key, at);
-            chunkAt[at] = chunk;
-            evictableAt[at] = chunk.evictable();
-            linkAtTail(at);
-        }
-        if (chunk != null) {
-            evictableCount += chunk.evictable() ? 1 : 0;
-        }
-    }
-
-    private int freeSlot() {
-        if (free != NONE) {
-            int slot = free;
-            free = next[slot];
-            return slot;
-        }
-        if (used == chunkAt.length) {
-            int length = used * 2;
-            chunkAt = java.util.Arrays.copyOf(chunkAt, length);
-            evictableAt = java.util.Arrays.copyOf(evictableAt, length);
-            prev = java.util.Arrays.copyOf(prev, length);
-            next = java.util.Arrays.copyOf(next, length);
-        }
-        return used++;
-    }
-
-    private void unlink(int slot) {
-        int before = prev[slot];
-        int after = next[slot];
-        if (before == NONE) {
-            head = after;
-        } else {
-            next[before] = after;
-        }
-        if (after == NONE) {
-            tail = before;
-        } else {
-            prev[after] = before;
-        }
-    }
-
-    private void linkAtTail(int slot) {
-        prev[slot] = tail;
-        next[slot] = NONE;
-        if (tail == NONE) {
-            head = slot;
-        } else {
-            next[tail] = slot;
-        }
-        tail = slot;
     }
 
     @Override
@@ -357,11 +230,11 @@ public final class CpuTier {
             return true;
         }
         if (!(other instanceof CpuTier that) || capacity != that.capacity || clock != that.clock
-                || slots.size() != that.slots.size()) {
+                || chunks.size() != that.chunks.size()) {
             return false;
         }
-        for (int slot = head; slot != NONE; slot = next[slot]) {
-            if (!chunkAt[slot].equals(that.chunk(chunkAt[slot].key()))) {
+        for (int at = chunks.oldest(); at != RecencyMap.END; at = chunks.newer(at)) {
+            if (!chunks.valueAt(at).equals(that.chunk(chunks.keyAt(at)))) {
                 return false;
             }
         }
@@ -371,11 +244,11 @@ public final class CpuTier {
     /** The hash {@code Objects.hash(capacity, clock, chunks by key)} gives, the chunks summed as a map's entries. */
     @Override
     public int hashCode() {
-        int chunks = 0;
-        for (int slot = head; slot != NONE; slot = next[slot]) {
-            chunks += chunkAt[slot].key().hashCode() ^ chunkAt[slot].hashCode();
+        int sum = 0;
+        for (int at = chunks.oldest(); at != RecencyMap.END; at = chunks.newer(at)) {
+            sum += chunks.keyAt(at).hashCode() ^ chunks.valueAt(at).hashCode();
         }
-        return Objects.hash(capacity, clock, chunks);
+        return Objects.hash(capacity, clock, sum);
     }
 
     /** The chunks by key ascending, the evictable order by stamp, in the form the state's maps print in. */
