@@ -18,6 +18,8 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
 
     private final List<Integer> tokens;
     private final BlockHashes hashes;
+    /** Whether every token is {@code >= 0}, found where the prompt is hashed, so a decision need not walk it again. */
+    private final boolean nonNegative;
     /**
      * Whether a fold took {@link #hashes} as they are. That fold appends to their array in place (the containers'
      * protocol, for one thread); every later fold, on its thread or another (the simulator's engine and checking
@@ -28,6 +30,11 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
     private HashedPrompt(List<Integer> tokens, BlockHashes hashes) {
         this.tokens = tokens;
         this.hashes = hashes;
+        int signs = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            signs |= tokens.get(i);
+        }
+        this.nonNegative = signs >= 0;
     }
 
     /**
@@ -56,6 +63,11 @@ public final class HashedPrompt extends AbstractList<Integer> implements RandomA
             return null;
         }
         return taken.compareAndSet(false, true) ? hashes : hashes.copy();
+    }
+
+    /** Whether every token is {@code >= 0} (none is {@code null}: the tokens are an immutable copy). */
+    public boolean nonNegative() {
+        return nonNegative;
     }
 
     @Override

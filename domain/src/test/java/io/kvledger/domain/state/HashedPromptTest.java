@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kvledger.domain.command.RegisterRequest;
 import io.kvledger.domain.event.RequestRegistered;
@@ -117,6 +118,28 @@ class HashedPromptTest {
         assertEquals(plain, rebuilt);
         tokens.set(0, -1);
         assertNotEquals(tokens, plain.promptTokens(), "the copy does not follow the caller's list");
+    }
+
+    @Test
+    void givenPromptsWithAndWithoutNegativeTokensWhenRegisteredHashedThenTheDecisionIsThePlainPromptsOne() {
+        Random random = new Random(13);
+        EngineState state = EngineState.initial(io.kvledger.domain.config.EngineConfig.DEFAULTS);
+        int refused = 0;
+        for (int n = 0; n < 400; n++) {
+            List<Integer> tokens = tokens(random, 1 + random.nextInt(80));
+            if (random.nextBoolean()) {
+                tokens.set(random.nextInt(tokens.size()), random.nextBoolean() ? -1 : Integer.MIN_VALUE + random.nextInt(9));
+            }
+            HashedPrompt prompt = HashedPrompt.of(tokens, 1 + random.nextInt(20));
+            assertEquals(tokens.stream().allMatch(token -> token >= 0), prompt.nonNegative(), tokens.toString());
+            io.kvledger.domain.decision.Decision plain = io.kvledger.domain.decision.Decider.decide(state,
+                    new RegisterRequest("r", tokens, null, null, null));
+            io.kvledger.domain.decision.Decision hashed = io.kvledger.domain.decision.Decider.decide(state,
+                    new RegisterRequest("r", prompt, null, null, null));
+            assertEquals(plain, hashed, "the same refusal, naming the same index, or the same events");
+            refused += plain instanceof io.kvledger.domain.decision.Decision.Rejected ? 1 : 0;
+        }
+        assertTrue(refused > 150 && refused < 250, "refused " + refused + " of 400");
     }
 
     private static List<Integer> tokens(Random random, int n) {
