@@ -108,11 +108,16 @@ class LauncherAotCacheTest {
         Path conf = cds.resolve("run.jdk" + version(jdk.get()) + ".aotconf");
         Files.createDirectories(cds);
         Files.write(conf, new byte[64 * 1024]);   // what a recording killed while writing could leave
+        // A killed launcher's half-assembled cache, and one a launcher beside this one is assembling now.
+        Path stale = Files.write(cds.resolve("run.jdk" + version(jdk.get()) + ".aot.4242.partial"), new byte[1024]);
+        Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(600)));
+        Path beside = Files.write(cds.resolve("audit.jdk" + version(jdk.get()) + ".aot.4343.partial"), new byte[1024]);
 
         String[] run = launch(env, "run", scenario.toString());
         assertEquals(List.of(plain[0], plain[1], plain[2]), List.of(run[0], run[1], run[2]));
         assertFalse(Files.exists(cds.resolve("run.jdk" + version(jdk.get()) + ".aot")), "no cache from a torn configuration");
-        assertEquals(List.of(), partials());
+        assertEquals(List.of(beside), partials(), "the stale partial is deleted, the one being assembled beside is not");
+        Files.delete(beside);
         assertTrue(Files.size(conf) != 64 * 1024, "the torn configuration was dropped and recorded again");
 
         launch(env, "run", scenario.toString());
