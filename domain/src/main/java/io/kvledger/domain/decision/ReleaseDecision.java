@@ -19,8 +19,11 @@ final class ReleaseDecision {
 
     /** Each group's non-null entries not in {@code except}, in table order (contract section 7.7). */
     static PerGroup<Integer> heldBlocks(RequestState request, Set<Integer> except) {
-        if (request.tableCount() == 1 && except.isEmpty() && !request.blockTable().contains(null)) {
-            return PerGroup.single(request.blockTable().asJava());
+        if (request.tableCount() == 1 && except.isEmpty()) {
+            List<Integer> whole = request.blockTable().immutableBlocks();   // null when an entry is null
+            if (whole != null) {
+                return PerGroup.single(whole);
+            }
         }
         List<List<Integer>> lists = new ArrayList<>(request.tableCount());
         for (int g = 0; g < request.tableCount(); g++) {

@@ -226,6 +226,22 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         }
     }
 
+    /**
+     * Its blocks as an immutable list ({@code List.of}'s, which a per-group field takes as it is), or {@code null}
+     * when an entry is {@code null}: one pass, each id boxed once (a release names every block of its table).
+     */
+    public List<Integer> immutableBlocks() {
+        Integer[] blocks = new Integer[to - from];
+        for (int i = from; i < to; i++) {
+            long slot = shared.slots[i];
+            if (slot == NULL) {
+                return null;
+            }
+            blocks[i - from] = (int) slot;
+        }
+        return List.of(blocks);
+    }
+
     /** A mutable copy, as Vavr's {@code toJavaList()}. */
     public List<Integer> toJavaList() {
         return new java.util.ArrayList<>(this);

@@ -178,6 +178,11 @@ class BlockTableAgainstVectorTest {
             assertEquals(reference.get(i) == null, table.isNull(i), () -> where.get() + " at " + at);
         }
         assertEquals(reference.contains(null), table.hasNull(), where);
+        List<Integer> immutable = table.immutableBlocks();
+        assertEquals(reference.contains(null) ? null : reference.asJava(), immutable, where);
+        if (immutable != null) {
+            assertThrows(UnsupportedOperationException.class, () -> immutable.add(1), where);
+        }
         assertEquals(reference.exists(block -> block != null), table.hasBlock(), where);
         assertEquals(reference.indexOf(null), table.indexOf(null), where);
         assertEquals(reference.lastIndexOf(null), table.lastIndexOf(null), where);
