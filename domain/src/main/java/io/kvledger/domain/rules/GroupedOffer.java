@@ -42,24 +42,31 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
         List<List<Integer>> lacking = new ArrayList<>(groups);
         List<List<String>> lackingKeys = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
-            int end = ends[g];
-            List<Integer> offered = new ArrayList<>();
-            List<String> offeredKeys = new ArrayList<>();
-            List<Integer> missing = new ArrayList<>();
-            List<String> missingKeys = new ArrayList<>();
-            for (int chunk : offeredChunks(config, request, g, end)) {
-                String key = request.key(config, g, chunk);
-                offered.add(chunk);
-                offeredKeys.add(key);
-                if (!tier.holds(key)) {
-                    missing.add(chunk);
-                    missingKeys.add(key);
+            // Each list at its size, into List.of's lists, which a per-group field takes as they are (no copy).
+            int[] offeredChunks = offeredChunks(config, request, g, ends[g]);
+            int n = offeredChunks.length;
+            Integer[] offered = new Integer[n];
+            String[] offeredKeys = new String[n];
+            boolean[] held = new boolean[n];
+            int missing = 0;
+            for (int i = 0; i < n; i++) {
+                offered[i] = offeredChunks[i];
+                offeredKeys[i] = request.key(config, g, offeredChunks[i]);
+                held[i] = tier.holds(offeredKeys[i]);
+                missing += held[i] ? 0 : 1;
+            }
+            Integer[] missingChunks = new Integer[missing];
+            String[] missingKeys = new String[missing];
+            for (int i = 0, m = 0; i < n; i++) {
+                if (!held[i]) {
+                    missingChunks[m] = offered[i];
+                    missingKeys[m++] = offeredKeys[i];
                 }
             }
-            chunks.add(offered);
-            keys.add(offeredKeys);
-            lacking.add(missing);
-            lackingKeys.add(missingKeys);
+            chunks.add(List.of(offered));
+            keys.add(List.of(offeredKeys));
+            lacking.add(List.of(missingChunks));
+            lackingKeys.add(List.of(missingKeys));
         }
         List<Integer> endList = new ArrayList<>(groups);
         for (int end : ends) {
