@@ -65,13 +65,17 @@ final class StoreDecision {
         List<List<Integer>> blocks = new ArrayList<>(chunks.groupCount());
         for (int g = 0; g < chunks.groupCount(); g++) {
             BlockTable table = request.table(g);
-            List<Integer> group = new ArrayList<>(chunks.group(g).size() * f);
-            for (int chunk : chunks.group(g)) {
+            List<Integer> indices = chunks.group(g);
+            Integer[] group = new Integer[indices.size() * f];
+            for (int c = 0, at = 0; c < indices.size(); c++) {
+                int chunk = indices.get(c);
                 for (int i = 0; i < f; i++) {
-                    group.add(table.get(chunk * f + i));
+                    group[at++] = table.get(chunk * f + i);
                 }
             }
-            blocks.add(group);
+            // List.of's list, which a per-group field takes as it is. An offered chunk has no null entry
+            // (GroupedOffer.offeredChunks passes over them), so none is here.
+            blocks.add(List.of(group));
         }
         return PerGroup.of(blocks);
     }
