@@ -19,6 +19,12 @@ public final class PerGroup<T> {
     private static final PerGroup<?> EMPTY_SINGLE = new PerGroup<>(List.of(List.of()));
 
     private final List<List<T>> lists;
+    /**
+     * {@link #flat()}'s list of two or more groups, made at its first call: a store's fold asks for its keys'
+     * twice. Immutable, with its array in a final field, so a second thread that finds it sees it whole, and one
+     * that does not makes an equal one (as {@code String}'s hash is cached).
+     */
+    private List<T> flat;
 
     private PerGroup(List<List<T>> lists) {
         this.lists = lists;
@@ -88,15 +94,27 @@ public final class PerGroup<T> {
      * The lists one after another in group order: for one group its list itself, without a copy (what a
      * consumer of the single-group log reads).
      */
+    @SuppressWarnings("unchecked")
     public List<T> flat() {
         if (lists.size() == 1) {
             return lists.get(0);
         }
-        List<T> all = new ArrayList<>(totalSize());
-        for (List<T> list : lists) {
-            all.addAll(list);
+        List<T> made = flat;
+        if (made == null) {
+            Object[] all = new Object[totalSize()];
+            boolean nulls = false;
+            int at = 0;
+            for (List<T> list : lists) {
+                for (int i = 0; i < list.size(); i++) {
+                    T value = list.get(i);
+                    nulls |= value == null;
+                    all[at++] = value;
+                }
+            }
+            made = nulls ? new NullableList<>(all) : (List<T>) List.of(all);
+            flat = made;
         }
-        return java.util.Collections.unmodifiableList(all);
+        return made;
     }
 
     /** Entries over all groups. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A per-group field is immutable: its lists are copies a caller's later changes do not reach (whatever list it was
  * made from, nulls included), none of them can be changed through the field, an immutable list is taken as it is,
- * and it equals, hashes and prints as the lists it was made of.
+ * and it equals, hashes and prints as the lists it was made of; its flat list is theirs one after another, made once.
  */
 class PerGroupTest {
 
@@ -42,6 +42,11 @@ class PerGroupTest {
             assertEquals(expected, field.lists(), "round " + round);
             assertEquals(expected.hashCode(), field.lists().hashCode());
             assertEquals(groups == 1 ? expected.get(0).toString() : expected.toString(), field.toString());
+            List<Integer> flat = new ArrayList<>();
+            expected.forEach(flat::addAll);
+            assertEquals(flat, field.flat(), "the lists one after another, nulls kept");
+            assertSame(field.flat(), field.flat(), "made once");
+            assertThrows(UnsupportedOperationException.class, () -> field.flat().add(1));
             for (int g = 0; g < groups; g++) {
                 List<Integer> list = field.group(g);
                 assertThrows(UnsupportedOperationException.class, () -> list.add(1));
