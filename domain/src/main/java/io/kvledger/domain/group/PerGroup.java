@@ -51,11 +51,23 @@ public final class PerGroup<T> {
         if (lists.size() == 1) {
             return single(lists.get(0));
         }
-        List<List<T>> copies = new ArrayList<>(lists.size());
-        for (List<T> list : lists) {
-            copies.add(frozen(list));
+        // Lists that are immutable already, in an immutable list, are taken as they are (an offer's, a store's).
+        boolean frozenAlready = IMMUTABLE.isInstance(lists) || IMMUTABLE_SMALL.isInstance(lists);
+        Object[] copies = new Object[lists.size()];
+        for (int g = 0; g < copies.length; g++) {
+            List<T> list = lists.get(g);
+            List<T> frozen = frozen(list);
+            frozenAlready &= frozen == list;
+            copies[g] = frozen;
         }
-        return new PerGroup<>(List.copyOf(copies));
+        if (frozenAlready) {
+            @SuppressWarnings("unchecked")
+            List<List<T>> same = (List<List<T>>) lists;
+            return new PerGroup<>(same);
+        }
+        @SuppressWarnings("unchecked")
+        List<List<T>> frozenLists = (List<List<T>>) (List<?>) List.of(copies);
+        return new PerGroup<>(frozenLists);
     }
 
     @SafeVarargs

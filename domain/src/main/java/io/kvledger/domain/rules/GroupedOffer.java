@@ -37,10 +37,10 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
             return NOTHING;
         }
         int groups = ends.length;
-        List<List<Integer>> chunks = new ArrayList<>(groups);
-        List<List<String>> keys = new ArrayList<>(groups);
-        List<List<Integer>> lacking = new ArrayList<>(groups);
-        List<List<String>> lackingKeys = new ArrayList<>(groups);
+        List<?>[] chunks = new List<?>[groups];
+        List<?>[] keys = new List<?>[groups];
+        List<?>[] lacking = new List<?>[groups];
+        List<?>[] lackingKeys = new List<?>[groups];
         for (int g = 0; g < groups; g++) {
             // Each list at its size, into List.of's lists, which a per-group field takes as they are (no copy).
             int[] offeredChunks = offeredChunks(config, request, g, ends[g]);
@@ -63,17 +63,23 @@ public record GroupedOffer(List<Integer> ends, PerGroup<Integer> chunks, PerGrou
                     missingKeys[m++] = offeredKeys[i];
                 }
             }
-            chunks.add(List.of(offered));
-            keys.add(List.of(offeredKeys));
-            lacking.add(List.of(missingChunks));
-            lackingKeys.add(List.of(missingKeys));
+            chunks[g] = List.of(offered);
+            keys[g] = List.of(offeredKeys);
+            lacking[g] = List.of(missingChunks);
+            lackingKeys[g] = List.of(missingKeys);
         }
         List<Integer> endList = new ArrayList<>(groups);
         for (int end : ends) {
             endList.add(end);
         }
-        return new GroupedOffer(List.copyOf(endList), PerGroup.of(chunks), PerGroup.of(keys), PerGroup.of(lacking),
-                PerGroup.of(lackingKeys));
+        return new GroupedOffer(List.copyOf(endList), perGroup(chunks), perGroup(keys), perGroup(lacking),
+                perGroup(lackingKeys));
+    }
+
+    /** The per-group field of {@code lists}, each a {@code List.of} list: taken as they are, in a {@code List.of} list. */
+    @SuppressWarnings("unchecked")
+    private static <T> PerGroup<T> perGroup(List<?>[] lists) {
+        return PerGroup.of((List<List<T>>) (List<?>) List.of(lists));
     }
 
     /**

@@ -63,5 +63,12 @@ class PerGroupTest {
         assertSame(blocks, PerGroup.single(blocks).group(0));
         PerGroup<Integer> copied = PerGroup.single(new ArrayList<>(blocks));
         assertSame(copied.group(0), PerGroup.single(copied.group(0)).group(0), "a field's own list is not copied again");
+        List<List<Integer>> immutable = List.of(List.of(1, 2), List.of(3));
+        assertSame(immutable, PerGroup.of(immutable).lists(), "immutable lists in an immutable list: taken as they are");
+        List<List<Integer>> mixed = List.of(List.of(1, 2), new ArrayList<>(List.of(3)));
+        PerGroup<Integer> field = PerGroup.of(mixed);
+        assertSame(mixed.get(0), field.group(0));
+        mixed.get(1).set(0, 4);
+        assertEquals(List.of(List.of(1, 2), List.of(3)), field.lists(), "a mutable list among them is copied");
     }
 }
