@@ -68,6 +68,9 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
     }
 
     public EngineState withWindowHolds(StateHashMap<Integer, Integer> value) {
+        if (value == windowHolds) {
+            return this; // the same map, changed in place: nothing to make
+        }
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences,
                 value);
     }
@@ -118,6 +121,9 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
     }
 
     public EngineState withRequests(StateHashMap<String, RequestState> value) {
+        if (value == requests) {
+            return this;
+        }
         return new EngineState(config, value, retired, registered, tier, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
@@ -126,6 +132,9 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
     }
 
     public EngineState withTier(CpuTier value) {
+        if (value == tier) {
+            return this; // the tier changes in place: a change of it is the same tier
+        }
         return new EngineState(config, requests, retired, registered, value, jobs, nextJobId, staleBelowJobId, fences, windowHolds);
     }
 
@@ -135,6 +144,9 @@ public record EngineState(EngineConfig config, StateHashMap<String, RequestState
     }
 
     public EngineState withFences(StateHashMap<Integer, JobIds> value) {
+        if (value == fences) {
+            return this;
+        }
         return new EngineState(config, requests, retired, registered, tier, jobs, nextJobId, staleBelowJobId, value, windowHolds);
     }
 
