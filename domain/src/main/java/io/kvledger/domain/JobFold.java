@@ -23,7 +23,7 @@ final class JobFold {
         RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
             // Only a foreign log stores for a request that is not live: keep the job and its writes.
-            return state.withTier(state.tier().writing(e.keys().flat()))
+            return state.withTier(state.tier().writing(job.keys()))
                     .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
         }
         return TableFold.storeScheduled(state, request, e, job);
@@ -33,7 +33,7 @@ final class JobFold {
         RequestState request = state.heldRequest(e.requestId());
         if (request == null) {
             Job orphan = Job.load(e.jobId(), e.requestId(), e.chunkIndices().flat(), e.keys().flat(), e.blockIds().flat(), 0, 0, 0);
-            return state.withTier(state.tier().pin(e.keys().flat()))
+            return state.withTier(state.tier().pin(orphan.keys()))
                     .withJobs(state.jobs().put(e.jobId(), orphan), Math.max(state.nextJobId(), e.jobId() + 1));
         }
         return TableFold.loadScheduled(state, request, e);

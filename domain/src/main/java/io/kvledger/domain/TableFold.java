@@ -141,7 +141,7 @@ final class TableFold {
                 }
             }
             request.setCursor(g, end);
-            tier = g == 0 ? tier.writingThenTouching(e.keys().flat(), touched) : tier.touch(touched);
+            tier = g == 0 ? tier.writingThenTouching(job.keys(), touched) : tier.touch(touched); // the job's: e's keys, flat
         }
         request.setJobIds(request.jobIds().add(e.jobId()));
         EngineState after = state.withTier(tier)
@@ -184,7 +184,7 @@ final class TableFold {
         request.setPendingMatch(null);
         request.setJobIds(request.jobIds().add(e.jobId()));
         return state
-                .withTier(state.tier().pin(e.keys().flat()))
+                .withTier(state.tier().pin(job.keys()))
                 .withJobs(state.jobs().put(e.jobId(), job), Math.max(state.nextJobId(), e.jobId() + 1));
     }
 

@@ -19,12 +19,6 @@ public final class PerGroup<T> {
     private static final PerGroup<?> EMPTY_SINGLE = new PerGroup<>(List.of(List.of()));
 
     private final List<List<T>> lists;
-    /**
-     * {@link #flat()}'s list of two or more groups, made at its first call: a store's fold asks for its keys'
-     * twice. Immutable, with its array in a final field, so a second thread that finds it sees it whole, and one
-     * that does not makes an equal one (as {@code String}'s hash is cached).
-     */
-    private List<T> flat;
 
     private PerGroup(List<List<T>> lists) {
         this.lists = lists;
@@ -111,22 +105,17 @@ public final class PerGroup<T> {
         if (lists.size() == 1) {
             return lists.get(0);
         }
-        List<T> made = flat;
-        if (made == null) {
-            Object[] all = new Object[totalSize()];
-            boolean nulls = false;
-            int at = 0;
-            for (List<T> list : lists) {
-                for (int i = 0; i < list.size(); i++) {
-                    T value = list.get(i);
-                    nulls |= value == null;
-                    all[at++] = value;
-                }
+        Object[] all = new Object[totalSize()];
+        boolean nulls = false;
+        int at = 0;
+        for (List<T> list : lists) {
+            for (int i = 0; i < list.size(); i++) {
+                T value = list.get(i);
+                nulls |= value == null;
+                all[at++] = value;
             }
-            made = nulls ? new NullableList<>(all) : (List<T>) List.of(all);
-            flat = made;
         }
-        return made;
+        return nulls ? new NullableList<>(all) : (List<T>) List.of(all);
     }
 
     /** Entries over all groups. */
