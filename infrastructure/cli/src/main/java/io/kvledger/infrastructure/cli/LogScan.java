@@ -32,13 +32,20 @@ final class LogScan implements AutoCloseable {
     /** The reader on its own thread, or {@code null} when the caller's thread reads. */
     private final ParseAhead ahead;
     private final Progress progress;
+    /**
+     * The caller's own hashing of the prompts the parse thread left to it (all of them when the caller's thread
+     * reads), with a memo of its own, so the caller's fold does not hash a shared prefix again: half the prompt blocks
+     * of s20k repeat one hashed before. {@code null} for {@link Preparation#NONE}.
+     */
+    private final PromptHashing callerHashing;
     private long events;
     private long lastSeq;
     private boolean ended;
 
     /**
-     * What the parse thread does to each entry before the caller takes it. Read on the caller's thread, the
-     * entries come as read whatever this says: the caller's own fold then does that work itself.
+     * What the parse thread does to each entry before the caller takes it. A prompt it leaves unhashed (or every
+     * prompt, read on the caller's thread) is hashed on the caller's thread before the caller takes it, but for
+     * {@link #NONE}, whose caller's fold hashes as it folds.
      */
     enum Preparation {
         /** The entries as read. */
@@ -70,6 +77,8 @@ final class LogScan implements AutoCloseable {
         this.reader = log.reader();
         this.progress = progress;
         this.ahead = parseAhead ? new ParseAhead(reader, counting::count, preparation.of(log.base())) : null;
+        this.callerHashing = preparation == Preparation.NONE ? null
+                : new PromptHashing(log.base() == null ? null : log.base().config(), () -> true);
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
@@ -128,6 +137,9 @@ final class LogScan implements AutoCloseable {
     /** The next entry, or {@code null} at the end. */
     LogEntry next() throws IOException, MalformedLogException {
         LogEntry entry = ahead != null ? ahead.next() : reader.next();
+        if (entry != null && callerHashing != null) {
+            entry = callerHashing.apply(entry); // follows each configuration; hashes what is not hashed yet
+        }
         if (entry != null) {
             events++;
             lastSeq = entry.seq();

@@ -3,6 +3,7 @@ package io.kvledger.infrastructure.cli;
 import io.kvledger.domain.config.EngineConfig;
 import io.kvledger.domain.event.EngineConfigured;
 import io.kvledger.domain.event.RequestRegistered;
+import io.kvledger.domain.state.HashedPrompt;
 import io.kvledger.domain.state.PromptHasher;
 import io.kvledger.infrastructure.log.LogEntry;
 import java.util.function.BooleanSupplier;
@@ -14,7 +15,8 @@ import java.util.function.UnaryOperator;
  * {@link io.kvledger.domain.state.HashedPrompt}. Hashing prompts (SHA-256 per block, without the CPU's instructions
  * under C1) was a third of the audit thread's samples; the parse thread had the time. The hasher remembers the blocks
  * it made lately ({@link PromptHasher}), so prompts that share a prefix hash it once; a caller about as fast as the
- * parse has only some prompts hashed here ({@code worthIt}) and its fold hashes the rest. The event is equal to the
+ * parse has only some prompts hashed here ({@code worthIt}) and hashes the rest itself, by a {@code PromptHashing}
+ * of its own ({@link LogScan}), which passes a prompt hashed already as it is. The event is equal to the
  * one read, so everything a tool prints is the same; a fold under another configuration hashes for itself.
  */
 final class PromptHashing implements UnaryOperator<LogEntry> {
@@ -40,7 +42,8 @@ final class PromptHashing implements UnaryOperator<LogEntry> {
         if (entry.event() instanceof EngineConfigured configured) {
             config = configured.config();
         } else if (entry.event() instanceof RequestRegistered e && config != null
-                && e.promptTokens().size() >= config.hashBlockSize() && worthIt.getAsBoolean()) {
+                && e.promptTokens().size() >= config.hashBlockSize() && !(e.promptTokens() instanceof HashedPrompt)
+                && worthIt.getAsBoolean()) {
             return entry.withEvent(new RequestRegistered(e.requestId(), e.promptLength(),
                     hasher.hash(e.promptTokens(), config.hashBlockSize()), e.maxOffloadTokens(), e.maxLoadTokens(),
                     e.skipReadingPrefixCache()));
