@@ -21,21 +21,40 @@ import java.util.RandomAccess;
  *
  * <p>Entries are {@code long}s so that the null entry has a value no block id can take: a foreign log
  * may name any {@code int}, negative ones included, so no {@code int} is free to mean "none".
+ *
+ * <p>The table's leading null entries are counted, not stored: its stored range begins at its first block. A
+ * sliding-window table frees its oldest block first, so freeing the block at the front is a narrower range over the
+ * same array, and a block is looked for among the entries past the freed ones, the window's: what a free and a
+ * look-up cost does not grow with the request's length (a request of 4,096 tokens held 256 entries per table, all
+ * but eight of them freed, and each free copied them all).
  */
 public final class BlockTable extends AbstractList<Integer> implements RandomAccess {
 
-    public static final BlockTable EMPTY = new BlockTable(SharedLongs.EMPTY, 0, 0);
+    public static final BlockTable EMPTY = new BlockTable(SharedLongs.EMPTY, 0, 0, 0);
 
     private static final long NULL = Long.MIN_VALUE;
 
     private final SharedLongs shared;
+    /** The leading null entries, not stored: entry {@code i >= nulls} is slot {@code from + i - nulls}. */
+    private final int nulls;
+    /** The stored range; its first slot, when it has one, is a block (never {@link #NULL}). */
     private final int from;
     private final int to;
 
-    private BlockTable(SharedLongs shared, int from, int to) {
+    private BlockTable(SharedLongs shared, int nulls, int from, int to) {
         this.shared = shared;
+        this.nulls = nulls;
         this.from = from;
         this.to = to;
+    }
+
+    /** The table of {@code nulls} null entries and then the slots {@code [from, to)}, their own leading nulls counted. */
+    private static BlockTable made(SharedLongs shared, int nulls, int from, int to) {
+        while (from < to && shared.slots[from] == NULL) {
+            from++;
+            nulls++;
+        }
+        return nulls == 0 && from == to ? EMPTY : new BlockTable(shared, nulls, from, to);
     }
 
     /** A table of {@code blocks} in their order ({@code null} entries kept). */
@@ -60,7 +79,7 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         int start = SharedArray.start(shared, target, from);
         int end = start + (to - from);
         write(added, target.slots, end);
-        return new BlockTable(target, start, end + count);
+        return made(target, nulls, start, end + count);
     }
 
     private static void write(List<Integer> added, long[] slots, int at) {
@@ -75,7 +94,10 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         if (count <= 0) {
             return this;
         }
-        return count >= to - from ? EMPTY : new BlockTable(shared, from + count, to);
+        if (count >= size()) {
+            return EMPTY;
+        }
+        return count <= nulls ? new BlockTable(shared, nulls - count, from, to) : made(shared, 0, from + count - nulls, to);
     }
 
     /** Entries {@code [start, end)}, as Vavr's {@code subSequence}. */
@@ -83,15 +105,33 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         if (start < 0 || end > size() || start > end) {
             throw new IndexOutOfBoundsException("subSequence(" + start + ", " + end + ") of a table of " + size());
         }
-        return start == end ? EMPTY : new BlockTable(shared, from + start, from + end);
+        if (start == end) {
+            return EMPTY;
+        }
+        int leading = Math.max(0, Math.min(end, nulls) - start);
+        return made(shared, leading, from + Math.max(0, start - nulls), from + Math.max(0, end - nulls));
     }
 
-    /** A copy with entry {@code index} set to {@code block} ({@code null}: the null entry). */
+    /**
+     * This table with entry {@code index} set to {@code block} ({@code null}: the null entry). Freeing the first
+     * block (a window's oldest) shares this table's array; any other change copies it.
+     */
     public BlockTable update(int index, Integer block) {
         checkIndex(index);
-        long[] slots = Arrays.copyOfRange(shared.slots, from, to);
-        slots[index] = block == null ? NULL : block;
-        return new BlockTable(new SharedLongs(slots, slots.length), 0, slots.length);
+        long value = block == null ? NULL : block;
+        if (index >= nulls) {
+            int at = from + index - nulls;
+            if (value == NULL && at == from) {
+                return made(shared, nulls + 1, from + 1, to);
+            }
+        } else if (value == NULL) {
+            return this; // a null entry already
+        }
+        long[] slots = new long[size()];
+        Arrays.fill(slots, 0, nulls, NULL);
+        System.arraycopy(shared.slots, from, slots, nulls, to - from);
+        slots[index] = value;
+        return made(new SharedLongs(slots, slots.length), 0, 0, slots.length);
     }
 
     /** The entries that are not {@code null}, in order; this table itself when it has no null entry. */
@@ -99,68 +139,71 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         if (!hasNull()) {
             return this;
         }
-        long[] slots = new long[size()];
+        long[] slots = new long[to - from];
         int kept = 0;
         for (int i = from; i < to; i++) {
             if (shared.slots[i] != NULL) {
                 slots[kept++] = shared.slots[i];
             }
         }
-        return kept == 0 ? EMPTY : new BlockTable(new SharedLongs(slots, kept), 0, kept);
+        return kept == 0 ? EMPTY : new BlockTable(new SharedLongs(slots, kept), 0, 0, kept);
     }
 
     @Override
     public Integer get(int index) {
         checkIndex(index);
-        long slot = shared.slots[from + index];
+        if (index < nulls) {
+            return null;
+        }
+        long slot = shared.slots[from + index - nulls];
         return slot == NULL ? null : (int) slot;
     }
 
     /** Whether entry {@code index} is the null entry. */
     public boolean isNull(int index) {
         checkIndex(index);
-        return shared.slots[from + index] == NULL;
+        return index < nulls || shared.slots[from + index - nulls] == NULL;
     }
 
     /** Whether entry {@code index} is block {@code block} (never true of a null entry). */
     public boolean isBlock(int index, int block) {
         checkIndex(index);
-        return shared.slots[from + index] == block;
+        return index >= nulls && shared.slots[from + index - nulls] == block;
     }
 
     @Override
     public int size() {
-        return to - from;
+        return nulls + to - from;
     }
 
     @Override
     public boolean isEmpty() {
-        return to == from;
+        return size() == 0;
     }
 
     public boolean hasNull() {
         return indexOf(null) >= 0;
     }
 
-    /** Whether some entry names a block. */
+    /** Whether some entry names a block: the stored range begins with one when it is not empty. */
     public boolean hasBlock() {
-        for (int i = from; i < to; i++) {
-            if (shared.slots[i] != NULL) {
-                return true;
-            }
-        }
-        return false;
+        return from < to;
     }
 
     @Override
     public int indexOf(Object block) {
         long wanted = slotOf(block);
-        if (wanted == NULL && block != null) {
-            return -1;
+        if (wanted == NULL) {
+            if (block != null) {
+                return -1;
+            }
+            if (nulls > 0) {
+                return 0;
+            }
         }
         for (int i = from; i < to; i++) {
             if (shared.slots[i] == wanted) {
-                return i - from;
+                return nulls + i - from;
             }
         }
         return -1;
@@ -174,10 +217,10 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         }
         for (int i = to - 1; i >= from; i--) {
             if (shared.slots[i] == wanted) {
-                return i - from;
+                return nulls + i - from;
             }
         }
-        return -1;
+        return wanted == NULL ? nulls - 1 : -1;
     }
 
     @Override
@@ -231,6 +274,9 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
      * when an entry is {@code null}: one pass, each id boxed once (a release names every block of its table).
      */
     public List<Integer> immutableBlocks() {
+        if (nulls > 0) {
+            return null;
+        }
         Integer[] blocks = new Integer[to - from];
         for (int i = from; i < to; i++) {
             long slot = shared.slots[i];
@@ -247,10 +293,12 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
         return new java.util.ArrayList<>(this);
     }
 
+    /** Two tables of the same entries count the same leading nulls (each stored range begins at its first block). */
     @Override
     public boolean equals(Object other) {
         if (other instanceof BlockTable table) {
-            return this == table || Arrays.equals(shared.slots, from, to, table.shared.slots, table.from, table.to);
+            return this == table || nulls == table.nulls
+                    && Arrays.equals(shared.slots, from, to, table.shared.slots, table.from, table.to);
         }
         return super.equals(other);
     }
@@ -258,6 +306,9 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
     @Override
     public int hashCode() {
         int hash = 1;
+        for (int i = 0; i < nulls; i++) {
+            hash = 31 * hash;
+        }
         for (int i = from; i < to; i++) {
             long slot = shared.slots[i];
             hash = 31 * hash + (slot == NULL ? 0 : Integer.hashCode((int) slot));
@@ -269,11 +320,12 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder("Vector(");
-        for (int i = from; i < to; i++) {
-            if (i > from) {
+        for (int i = 0; i < size(); i++) {
+            if (i > 0) {
                 text.append(", ");
             }
-            text.append(shared.slots[i] == NULL ? "null" : Integer.toString((int) shared.slots[i]));
+            Integer block = get(i);
+            text.append(block == null ? "null" : Integer.toString(block));
         }
         return text.append(')').toString();
     }
@@ -284,8 +336,8 @@ public final class BlockTable extends AbstractList<Integer> implements RandomAcc
     }
 
     private void checkIndex(int index) {
-        if (index < 0 || index >= to - from) {
-            throw new IndexOutOfBoundsException("index " + index + " of a table of " + (to - from));
+        if (index < 0 || index >= size()) {
+            throw new IndexOutOfBoundsException("index " + index + " of a table of " + size());
         }
     }
 }

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * writing past the same array's claimed end), every table made so far, the newest and the old ones, reads as
  * its twin: size, each entry, {@code indexOf}, {@code lastIndexOf}, {@code contains} (nulls included),
  * equality, hash code and the sequence. Ids span the whole {@code int} range a foreign log may name, so no
- * id is mistaken for the null entry.
+ * id is mistaken for the null entry. Sliding windows' frees of their oldest blocks make the leading null entries the
+ * table counts without storing them; any other change (a null put in the middle, a block put where a null was, a
+ * drop or a sub-sequence across them) goes through them too.
  */
 class BlockTableAgainstVectorTest {
 
@@ -116,7 +118,7 @@ class BlockTableAgainstVectorTest {
     private static Twin change(Twin twin, Random random) {
         BlockTable table = twin.table();
         Vector<Integer> reference = twin.reference();
-        switch (random.nextInt(10)) {
+        switch (random.nextInt(13)) {
             case 0, 1, 2, 3 -> {
                 List<Integer> added = ids(random, random.nextInt(random.nextBoolean() ? 3 : 40));
                 return new Twin(table.appendAll(added), reference.appendAll(added));
@@ -146,6 +148,22 @@ class BlockTableAgainstVectorTest {
                 int end = random.nextInt(reference.size() + 1);
                 int start = random.nextInt(end + 1);
                 return new Twin(table.subSequence(start, end), reference.subSequence(start, end));
+            }
+            case 9, 10, 11 -> {
+                // A sliding window's free: its oldest block (the first one) becomes null, a run of them at times.
+                int frees = random.nextInt(4) == 0 ? 1 + random.nextInt(6) : 1;
+                BlockTable freed = table;
+                Vector<Integer> expected = reference;
+                for (int k = 0; k < frees; k++) {
+                    int first = expected.indexWhere(block -> block != null);
+                    if (first < 0) {
+                        break;
+                    }
+                    assertEquals(first, freed.indexOf(expected.get(first)), "the oldest block is found past the freed ones");
+                    freed = freed.update(first, null);
+                    expected = expected.update(first, (Integer) null);
+                }
+                return new Twin(freed, expected);
             }
             default -> {
                 return new Twin(table.withoutNulls(), reference.filter(block -> block != null));
