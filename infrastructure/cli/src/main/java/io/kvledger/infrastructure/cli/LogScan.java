@@ -35,7 +35,8 @@ final class LogScan implements AutoCloseable {
     /**
      * The caller's own hashing of the prompts the parse thread left to it (all of them when the caller's thread
      * reads), with a memo of its own, so the caller's fold does not hash a shared prefix again: half the prompt blocks
-     * of s20k repeat one hashed before. {@code null} for {@link Preparation#NONE}.
+     * of s20k repeat one hashed before. {@code null} for {@link Preparation#NONE}, and where the parse thread hashes
+     * every prompt.
      */
     private final PromptHashing callerHashing;
     private long events;
@@ -77,8 +78,10 @@ final class LogScan implements AutoCloseable {
         this.reader = log.reader();
         this.progress = progress;
         this.ahead = parseAhead ? new ParseAhead(reader, counting::count, preparation.of(log.base())) : null;
-        this.callerHashing = preparation == Preparation.NONE ? null
-                : new PromptHashing(log.base() == null ? null : log.base().config(), () -> true);
+        // Not where the parse thread hashes every prompt: the audit's thread, the slower one, would only look.
+        boolean callerHashes = preparation == Preparation.HASH_PROMPTS_WHILE_BEHIND
+                || preparation == Preparation.HASH_PROMPTS && ahead == null;
+        this.callerHashing = callerHashes ? new PromptHashing(log.base() == null ? null : log.base().config(), () -> true) : null;
     }
 
     /** Whether the log tools parse ahead on a second thread: with two cores or more, unless turned off. */
