@@ -74,10 +74,12 @@ final class LoadRules implements AuditRule {
     }
 
     private static void ready(EngineState before, LoadJobScheduled e, Findings findings) {
-        for (int i = 0; i < e.keys().flat().size(); i++) {
-            TierChunk chunk = before.tier().chunk(e.keys().flat().get(i));
+        List<String> keys = e.keys().flat(); // once: a grouped field's flat list is made anew by every call
+        for (int i = 0; i < keys.size(); i++) {
+            TierChunk chunk = before.tier().chunk(keys.get(i));
             if (chunk == null || !chunk.ready()) {
-                String chunkName = i < e.chunkIndices().flat().size() ? "chunk " + e.chunkIndices().flat().get(i) : "key " + (i + 1);
+                List<Integer> chunks = e.chunkIndices().flat();
+                String chunkName = i < chunks.size() ? "chunk " + chunks.get(i) : "key " + (i + 1);
                 findings.add(AuditCode.LOAD_NOT_READY, e.requestId(), "job " + e.jobId() + " loads " + chunkName
                         + ", which the tier " + (chunk == null ? "does not hold" : "is still writing"));
                 return;

@@ -328,9 +328,11 @@ final class StoreRules implements AuditRule {
     /** The tier keeps the offered chunks it does not hold: storing one it holds writes it twice. */
     private static void alreadyHeld(EngineState before, StoreJobScheduled e, Findings findings) {
         List<Integer> held = new ArrayList<>();
-        for (int i = 0; i < e.keys().flat().size() && i < e.chunkIndices().flat().size(); i++) {
-            if (before.tier().holds(e.keys().flat().get(i))) {
-                held.add(e.chunkIndices().flat().get(i));
+        List<String> keys = e.keys().flat(); // once: a grouped field's flat list is made anew by every call
+        List<Integer> chunks = e.chunkIndices().flat();
+        for (int i = 0; i < keys.size() && i < chunks.size(); i++) {
+            if (before.tier().holds(keys.get(i))) {
+                held.add(chunks.get(i));
             }
         }
         if (!held.isEmpty()) {

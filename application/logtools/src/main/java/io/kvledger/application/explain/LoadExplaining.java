@@ -59,10 +59,12 @@ final class LoadExplaining {
 
     private static List<LoadedChunk> chunks(EngineState before, LoadJobScheduled e, List<String> logKeys) {
         List<LoadedChunk> chunks = new ArrayList<>();
-        for (int i = 0; i < e.keys().flat().size() && i < e.chunkIndices().flat().size(); i++) {
-            TierChunk inTier = before.tier().chunk(e.keys().flat().get(i));
+        List<String> keys = e.keys().flat(); // once: a grouped field's flat list is made anew by every call
+        List<Integer> indices = e.chunkIndices().flat();
+        for (int i = 0; i < keys.size() && i < indices.size(); i++) {
+            TierChunk inTier = before.tier().chunk(keys.get(i));
             String tier = inTier == null ? "ABSENT" : inTier.ready() ? "READY" : "WRITING";
-            chunks.add(new LoadedChunk(e.chunkIndices().flat().get(i), logKeys.get(i), tier, inTier == null ? 0 : inTier.pins()));
+            chunks.add(new LoadedChunk(indices.get(i), logKeys.get(i), tier, inTier == null ? 0 : inTier.pins()));
         }
         return chunks;
     }
