@@ -14,6 +14,28 @@ public final class GroupKeys {
     }
 
     /**
+     * The key of group {@code g}'s chunk whose prefix hash is {@code hash}: the hash itself for group 0, else the hash
+     * and {@code /g<g>}. By {@code String.concat}, not {@code +}, whose method handles C1 calls one by one.
+     */
+    public static String of(String hash, int g) {
+        if (g == 0) {
+            return hash;
+        }
+        return hash.concat(mark(g));
+    }
+
+    /** The marks of the first groups are constants: a key is made on every offer, store and look-up of a group. */
+    private static String mark(int g) {
+        return switch (g) {
+            case 1 -> "/g1";
+            case 2 -> "/g2";
+            case 3 -> "/g3";
+            case 4 -> "/g4";
+            default -> MARK + g;
+        };
+    }
+
+    /**
      * Where {@code key}'s group mark ({@code /g} and digits, at its end) begins, or the key's length when it
      * has none: a tool that shortens a key keeps the mark, which tells the same tokens' keys of two groups apart.
      */

@@ -1,5 +1,6 @@
 package io.kvledger.domain.state;
 
+import io.kvledger.domain.group.GroupKeys;
 import java.util.List;
 import java.util.Objects;
 
@@ -230,7 +231,7 @@ public final class RequestState {
     public String key(io.kvledger.domain.config.EngineConfig config, int g, int chunk) {
         int hashesPerChunk = config.chunkTokens(g) / hashes.blockSize();
         String hash = hashes.get((chunk + 1) * hashesPerChunk - 1);
-        return g == 0 ? hash : hash + "/g" + g;
+        return GroupKeys.of(hash, g);
     }
 
     /** Number of chunk keys: chunk {@code i} has one exactly when {@code (i+1)*C <= n}. */
