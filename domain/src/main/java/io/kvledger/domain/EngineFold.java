@@ -67,6 +67,7 @@ public final class EngineFold {
             RequestState request = state.heldRequest(e.requestId());
             if (request != null) {
                 request.setTokens(e.numTokens(), request.hashes().append(e.tokens()));
+                request.setGroupKeys(state.config());
             }
             return state;
         }
@@ -86,6 +87,7 @@ public final class EngineFold {
             RequestState request = RequestState.registered(e.requestId(), state.registered(), e.promptTokens(),
                     config.hashBlockSize(), config.groupCount())
                     .withControls(RequestControls.ofNullable(e.maxOffloadTokens(), e.maxLoadTokens(), e.skipReadingPrefixCache()));
+            request.setGroupKeys(config);
             return state.withRequest(request).withRegistered(state.registered() + 1);
         }
         if (event instanceof LoadJobScheduled e) {
