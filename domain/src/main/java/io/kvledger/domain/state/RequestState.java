@@ -1,6 +1,5 @@
 package io.kvledger.domain.state;
 
-import io.kvledger.containers.AppendOnlyList;
 import io.kvledger.domain.group.GroupKeys;
 import java.util.List;
 import java.util.Objects;
@@ -36,13 +35,12 @@ public final class RequestState {
     private GroupTables groups;
     private RequestControls controls;
     /**
-     * Groups 1 .. G-1's chunk keys in chunk order ({@link #key}), made as the fold learns the hashes
-     * ({@link #setGroupKeys}): made once, each key is hashed once and the tier and the tools' key maps find it by
-     * identity. Derived from the hashes, they are no part of the value (equals, hash code) and are not written
+     * Groups 1 .. G-1's chunk keys, made as the fold learns the hashes ({@link #setGroupKeys}) and given by
+     * {@link #key}. Derived from the hashes, they are no part of the value (equals, hash code) and are not written
      * ({@code transient}: a snapshot is as it was); a request without them (a decision's copy with new tokens, one read
      * from a snapshot) makes a key when asked. {@code null}: none made yet.
      */
-    private transient List<AppendOnlyList<String>> groupKeys;
+    private transient GroupChunkKeys groupKeys;
 
     public RequestState(String requestId, long ordinal, int promptLength, int numTokens, int computed, int cursor,
                         RequestStatus status, BlockTable blockTable, BlockHashes hashes, PrefixMatch pendingMatch,
@@ -80,7 +78,7 @@ public final class RequestState {
     public RequestState copy() {
         RequestState copy = new RequestState(requestId, ordinal, promptLength, numTokens, computed, cursor, status,
                 blockTable, hashes, pendingMatch, jobIds, groups, controls);
-        copy.groupKeys = groupKeys; // immutable lists, appended to under SharedArray's protocol: shared as the hashes are
+        copy.groupKeys = groupKeys; // an immutable value, shared as the hashes are
         return copy;
     }
 
@@ -149,39 +147,7 @@ public final class RequestState {
      * registration or {@link #setTokens}): each made once here, then found by {@link #key}. Nothing for one group.
      */
     public void setGroupKeys(io.kvledger.domain.config.EngineConfig config) {
-        int groupCount = Math.min(tableCount(), config.groupCount());
-        if (groupCount <= 1) {
-            return;
-        }
-        List<AppendOnlyList<String>> lists = groupKeys;
-        AppendOnlyList<String>[] grown = null;
-        for (int g = 1; g < groupCount; g++) {
-            AppendOnlyList<String> made = lists != null && g <= lists.size() ? lists.get(g - 1) : AppendOnlyList.empty();
-            int known = keyCount(config, g);
-            if (known > made.size()) {
-                if (grown == null) {
-                    grown = newLists(groupCount - 1, lists);
-                }
-                String[] more = new String[known - made.size()];
-                int hashesPerChunk = config.chunkTokens(g) / hashes.blockSize();
-                for (int i = 0; i < more.length; i++) {
-                    more[i] = GroupKeys.of(hashes.get((made.size() + i + 1) * hashesPerChunk - 1), g);
-                }
-                grown[g - 1] = made.plus(more);
-            }
-        }
-        if (grown != null) {
-            groupKeys = List.of(grown);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static AppendOnlyList<String>[] newLists(int count, List<AppendOnlyList<String>> from) {
-        AppendOnlyList<String>[] lists = new AppendOnlyList[count];
-        for (int i = 0; i < count; i++) {
-            lists[i] = from != null && i < from.size() ? from.get(i) : AppendOnlyList.empty();
-        }
-        return lists;
+        groupKeys = GroupChunkKeys.grown(groupKeys, config, hashes, Math.min(tableCount(), config.groupCount()));
     }
 
     public void setComputed(int value) {
@@ -280,10 +246,10 @@ public final class RequestState {
      * so the same tokens have a different key in each group (group 0's is the hash itself).
      */
     public String key(io.kvledger.domain.config.EngineConfig config, int g, int chunk) {
-        if (g > 0 && groupKeys != null && g <= groupKeys.size()) {
-            AppendOnlyList<String> made = groupKeys.get(g - 1);
-            if (chunk >= 0 && chunk < made.size()) {
-                return made.get(chunk);
+        if (g > 0 && groupKeys != null) {
+            String made = groupKeys.find(g, chunk);
+            if (made != null) {
+                return made;
             }
         }
         int hashesPerChunk = config.chunkTokens(g) / hashes.blockSize();
