@@ -21,12 +21,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The log tools fold a log in kvledger's own keys with the request's own strings of them (equal to the log's, not the
  * same), so the tier finds the chunks the rules name by identity: on simulated logs of one group and of groups, every
- * store the fold takes names, for each chunk the request has a key of, the very string the request gives for it;
+ * store the fold takes (several models and seeds) names, for each chunk the request has a key of, the very string the request gives for it;
  * what the log's stored chunks name is those strings too; and the fold ends, step by step, in the state the log's own
  * events fold to.
  */
@@ -35,13 +35,14 @@ class LogFoldOwnKeysTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"default", "gpt-oss", "mixed-blocks"})
-    void givenAKvledgerLogWhenFoldedThenStoresNameTheRequestsOwnKeysAndTheStateIsTheLogs(String model) throws Exception {
-        Path log = dir.resolve(model + ".jsonl");
+    @ParameterizedTest(name = "{0} seed {1}")
+    @CsvSource({"default, 7", "default, 8", "gpt-oss, 7", "gpt-oss, 9", "mixed-blocks, 7", "eagle, 8"})
+    void givenAKvledgerLogWhenFoldedThenStoresNameTheRequestsOwnKeysAndTheStateIsTheLogs(String model, int seed)
+            throws Exception {
+        Path log = dir.resolve(model + "-" + seed + ".jsonl");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = KvLedgerCli.execute(new ByteArrayOutputStream(), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "simulate", "--model", model, "--requests", "120", "--seed", "7", "-o", log.toString());
+                "simulate", "--model", model, "--requests", "120", "--seed", String.valueOf(seed), "-o", log.toString());
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
         List<LogEntry> entries = LogRun.read(log);
         LogFold fold = new LogFold();
