@@ -169,13 +169,14 @@ public final class PostgresFleetBenchmark {
         FleetQueries queries = new FleetQueries(store, view);
         long start = System.nanoTime();
         long cpu;
+        double seconds;
         try (PostgresStore own = PostgresStore.open(url, 6); FleetNode node = startNode.apply(own)) {
             while (!queries.caughtUp()) {
                 Thread.sleep(50);
             }
+            seconds = (System.nanoTime() - start) / 1e9; // caught up: the node's shutdown is not its catch-up
             cpu = processorCpuNanos(view);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
         long events = queries.progress().stream().mapToLong(FleetQueries.EngineProgress::seen).sum();
         System.out.printf("one node (view %s) caught up with %,d stored events in %.2f s: %,.0f events/s;"
                 + " its processor's threads used %.2f s of CPU, %.2f us per event (%,.0f events/s per core)%n",
