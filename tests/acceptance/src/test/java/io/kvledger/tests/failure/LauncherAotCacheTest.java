@@ -56,8 +56,10 @@ class LauncherAotCacheTest {
         String[] plain = launch(Map.of("KVLEDGER_CDS", "off"), "run", scenario.toString());
         assertEquals("0", plain[0], plain[1]);
         if (jdk.isEmpty()) {
-            String[] auto = launch(Map.of("KVLEDGER_JDK", "auto"), "run", scenario.toString());
-            assertEquals(List.of(plain[0], plain[1], plain[2]), List.of(auto[0], auto[1], auto[2]));
+            for (int run = 0; run < 2; run++) {
+                String[] auto = launch(Map.of("KVLEDGER_JDK", "auto"), "run", scenario.toString());
+                assertEquals(List.of(plain[0], plain[1], plain[2]), List.of(auto[0], auto[1], auto[2]));
+            }
             assertTrue(Files.size(cds.resolve("run.jsa")) > 0, "no JDK 25 here: auto is the java on PATH, with its archive");
             return;
         }
@@ -100,9 +102,11 @@ class LauncherAotCacheTest {
         if (jdk.isEmpty()) {
             Files.createDirectories(cds);
             Files.write(cds.resolve("run.jsa"), new byte[4096]);   // a dump killed before its header
-            String[] auto = launch(env, "run", scenario.toString());
-            assertEquals(List.of(plain[0], plain[2]), List.of(auto[0], auto[2]));
-            assertEquals(0xa8, Files.readAllBytes(cds.resolve("run.jsa"))[0] & 0xff, "dumped again over the torn archive");
+            for (int run = 0; run < 2; run++) {
+                String[] auto = launch(env, "run", scenario.toString());
+                assertEquals(List.of(plain[0], plain[2]), List.of(auto[0], auto[2]));
+            }
+            assertEquals(0xa2, Files.readAllBytes(cds.resolve("run.jsa"))[0] & 0xff, "dumped again over the torn archive");
             return;
         }
         Path conf = cds.resolve("run.jdk" + version(jdk.get()) + ".aotconf");
@@ -146,8 +150,10 @@ class LauncherAotCacheTest {
         Path home = Path.of(System.getProperty("java.home"));
         assertTrue(feature(home).orElse(0) < 25, "the suite runs on Java 17: " + home);
         String[] plain = launch(Map.of("KVLEDGER_CDS", "off"), "run", scenario.toString());
-        String[] named = launch(Map.of("KVLEDGER_JDK", home.toString()), "run", scenario.toString());
-        assertEquals(List.of(plain[0], plain[1], plain[2]), List.of(named[0], named[1], named[2]));
+        for (int run = 0; run < 2; run++) {   // the first lists the classes, the second dumps the archive
+            String[] named = launch(Map.of("KVLEDGER_JDK", home.toString()), "run", scenario.toString());
+            assertEquals(List.of(plain[0], plain[1], plain[2]), List.of(named[0], named[1], named[2]));
+        }
         assertTrue(Files.size(cds.resolve("run.jsa")) > 0, "a JDK before 25 keeps the archive: " + listing());
         try (Stream<Path> files = Files.list(cds)) {
             assertEquals(List.of(), files.filter(path -> path.toString().contains(".aot")).toList());

@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher's start-up archive: a command's first run after a build leaves a class-data-sharing archive
- * under target/, later runs map it, and none of this changes what the command prints or how it exits. The
- * real launcher runs in a copy of the project root that holds the real jar, so it builds nothing.
+ * The launcher's start-up archive: a command's first run after a build lists the classes it loads, the second
+ * dumps a static class-data-sharing archive of them under target/ and maps it, later runs map it, and none of
+ * this changes what the command prints or how it exits. An archive is dumped apart from any run, since Java 17
+ * archives a dumping run's compilation marks: its runs then compile what runs without one compiles. The real
+ * launcher runs in a copy of the project root that holds the real jar, so it builds nothing.
  */
 class LauncherClassSharingTest {
 
@@ -28,18 +31,23 @@ class LauncherClassSharingTest {
         Path archive = target.resolve("cds/run.jsa");
 
         String[] first = launch("run", scenario.toString());
-        assertTrue(Files.size(archive) > 0, "the first run leaves an archive");
+        assertFalse(Files.exists(archive), "the first run dumps nothing");
+        assertEquals(1, files(archive.getParent(), "run.", ".classlist"), "it lists the classes it loaded");
         String[] second = launch("run", scenario.toString());
+        assertEquals(STATIC_ARCHIVE, magic(archive), "the second run dumped a static archive");
+        assertEquals(0, files(archive.getParent(), "run.", ".classlist"), "from the list, which is gone");
+        String[] third = launch("run", scenario.toString());
         String[] plain = launch("run", scenario.toString(), "KVLEDGER_CDS=off");
 
         assertEquals("0", first[0], first[1]);
-        assertEquals(plain[2], first[2], "the archiving run prints what a run without an archive prints");
-        assertEquals(plain[2], second[2], "a run on the archive prints what a run without one prints");
-        assertEquals(plain[1], second[1]);
-        assertFalse(second[2].contains("[cds]") || second[1].contains("[cds]"), "no JVM sharing messages: " + second[1]);
-        try (var left = Files.list(archive.getParent())) {
-            assertEquals(0, left.filter(path -> path.toString().endsWith(".partial")).count(), "no partial archive left");
+        assertEquals(plain[2], first[2], "the listing run prints what a run without an archive prints");
+        for (String[] onTheArchive : List.of(second, third)) {
+            assertEquals(plain[2], onTheArchive[2], "a run on the archive prints what a run without one prints");
+            assertEquals(plain[1], onTheArchive[1]);
+            assertFalse(onTheArchive[2].contains("[cds]") || onTheArchive[1].contains("[cds]"),
+                    "no JVM sharing messages: " + onTheArchive[1]);
         }
+        assertEquals(0, files(archive.getParent(), "", ".partial"), "no partial archive left");
 
         String[] bad = launch("audit", root.resolve("missing.jsonl").toString());
         String[] badAgain = launch("audit", root.resolve("missing.jsonl").toString());
@@ -47,19 +55,34 @@ class LauncherClassSharingTest {
         assertEquals(bad[0] + bad[1], badAgain[0] + badAgain[1], "the exit code and message are the archive's too");
     }
 
+    private static final int STATIC_ARCHIVE = 0xf00baba2;   // CDS_ARCHIVE_MAGIC; a dynamic archive's is 0xf00baba8
+
+    /** The first four bytes of a file, little-endian (0 when it has fewer). */
+    private static int magic(Path file) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        return bytes.length < 4 ? 0 : java.nio.ByteBuffer.wrap(bytes, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    /** Files in {@code dir} named {@code prefix...suffix}. */
+    private static long files(Path dir, String prefix, String suffix) throws Exception {
+        try (var listed = Files.list(dir)) {
+            return listed.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix) && n.endsWith(suffix)).count();
+        }
+    }
+
     /** Exit code, stderr and stdout of the launcher; {@code env} may end the arguments as NAME=VALUE. */
     private String[] launch(String... args) throws Exception {
         ProcessBuilder builder = new ProcessBuilder();
         builder.command().add("bash");
         builder.command().add(root.resolve("kvledger").toString());
+        builder.environment().put("KVLEDGER_JAVA_OPTS", "-Xmx256m");
         for (String arg : args) {
-            if (arg.startsWith("KVLEDGER_CDS=")) {
-                builder.environment().put("KVLEDGER_CDS", arg.substring("KVLEDGER_CDS=".length()));
+            if (arg.startsWith("KVLEDGER_CDS=") || arg.startsWith("KVLEDGER_JAVA_OPTS=")) {
+                builder.environment().put(arg.substring(0, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
             } else {
                 builder.command().add(arg);
             }
         }
-        builder.environment().put("KVLEDGER_JAVA_OPTS", "-Xmx256m");
         Path err = root.resolve("err");
         Path out = root.resolve("out");
         Process process = builder.directory(root.toFile()).redirectError(err.toFile()).redirectOutput(out.toFile()).start();

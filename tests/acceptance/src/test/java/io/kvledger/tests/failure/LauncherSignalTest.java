@@ -17,15 +17,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A signal to the launcher is the JVM's: the launcher execs java on every run, the one that dumps the start-up
- * archive included, so SIGTERM to the launcher's pid stops the command (a server, a long simulation) and leaves
- * no JVM behind; an archive a killed dump left half-written is never used, and the next start dumps again. The
- * real launcher runs in a copy of the project root that holds the real jar, as in {@link LauncherClassSharingTest}.
+ * A signal to the launcher is the JVM's: the launcher execs java on every run, the one that lists the classes for
+ * the start-up archive included, so SIGTERM to the launcher's pid stops the command (a server, a long simulation)
+ * and leaves no JVM behind. The archive is dumped before that exec, in a JVM of its own that has ended by then; a
+ * list a killed run left torn, an archive a killed dump left half-written and a dump's leftover partial file never
+ * block a start, and a later start dumps again. The real launcher runs in a copy of the project root that holds
+ * the real jar, as in {@link LauncherClassSharingTest}.
  */
 class LauncherSignalTest {
 
-    /** The first bytes of a whole dynamic archive (the JVM writes its header last). */
-    private static final byte[] MAGIC = {(byte) 0xa8, (byte) 0xab, 0x0b, (byte) 0xf0};   // 0xf00baba8, little-endian
+    /** The first bytes of a whole static archive (the dump renames it into place once written). */
+    private static final byte[] MAGIC = {(byte) 0xa2, (byte) 0xab, 0x0b, (byte) 0xf0};   // 0xf00baba2, little-endian
 
     @TempDir
     Path root;
@@ -39,19 +41,24 @@ class LauncherSignalTest {
     }
 
     @Test
-    void sigtermStopsAServeOnTheDumpingFirstRunAndOnLaterRuns() throws Exception {
+    void sigtermStopsAServeOnTheListingFirstRunAndOnLaterRuns() throws Exception {
         Path archive = cds.resolve("serve.jsa");
         assertFalse(Files.exists(archive));
 
         terminateWhenServing();
-        assertTrue(whole(archive), "the JVM stopped by SIGTERM still dumped a whole archive: " + listing());
+        assertFalse(Files.exists(archive), "the first run dumps nothing");
+        assertTrue(listing().contains(".classlist"), "the JVM stopped by SIGTERM listed its classes: " + listing());
 
-        terminateWhenServing();   // this one maps the archive
+        terminateWhenServing();   // this one dumps the archive from the list, then maps it
+        assertTrue(whole(archive), listing());
+        assertFalse(listing().contains(".classlist"), listing());
+
+        terminateWhenServing();   // this one maps it
         assertTrue(whole(archive));
     }
 
     @Test
-    void sigtermStopsALongSimulationOnItsDumpingRun() throws Exception {
+    void sigtermStopsALongSimulationOnItsListingRun() throws Exception {
         Process launcher = start(List.of("simulate", "--requests", "100000000", "--seed", "7"));
         Thread.sleep(3000);
         assertTrue(launcher.isAlive(), "a simulation of 10^8 requests is still running");
@@ -59,24 +66,32 @@ class LauncherSignalTest {
     }
 
     @Test
-    void aKilledDumpNeverBlocksTheNextStartWhichGetsAnArchive() throws Exception {
+    void aKilledRunOrDumpNeverBlocksALaterStartWhichGetsAnArchive() throws Exception {
         Path archive = cds.resolve("serve.jsa");
         Process killed = startServing();
-        killed.destroyForcibly();   // SIGKILL: no dump at all
+        killed.destroyForcibly();   // SIGKILL: its class list stops where it was
         assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
         assertFalse(whole(archive));
-
-        // What a dump killed while writing leaves: the regions without the header the JVM writes last.
-        Files.createDirectories(cds);
-        Files.write(archive, new byte[64 * 1024]);
+        terminateWhenServing();   // dumps from that list (or drops it and lists again)
         terminateWhenServing();
-        assertTrue(whole(archive), "the next start dumped again over the half-written archive");
+        assertTrue(whole(archive), "an archive by the third start: " + listing());
+
+        // What a dump killed while writing leaves: an archive without its header, and its partial file.
+        Files.write(archive, new byte[64 * 1024]);
+        Path partial = Files.write(cds.resolve("serve.jsa.4242.partial"), new byte[1024]);
+        Files.setLastModifiedTime(partial, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(600)));
+        terminateWhenServing();
+        terminateWhenServing();
+        assertTrue(whole(archive), "a later start dumped again over the half-written archive: " + listing());
+        assertFalse(Files.exists(partial), "the killed dump's partial file is gone");
 
         Path scenario = Files.copy(Path.of("src/test/resources/examples/05_abort_mid_prefill.jsonl"), root.resolve("s.jsonl"));
         Files.write(cds.resolve("run.jsa"), new byte[4096]);
-        Process run = start(List.of("run", scenario.toString(), "-o", root.resolve("out.jsonl").toString()));
-        assertTrue(run.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, run.exitValue(), "a run over a half-written archive works");
+        for (int attempt = 0; attempt < 2; attempt++) {
+            Process run = start(List.of("run", scenario.toString(), "-o", root.resolve("out.jsonl").toString()));
+            assertTrue(run.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, run.exitValue(), "a run over a half-written archive works");
+        }
         assertTrue(whole(cds.resolve("run.jsa")));
     }
 

@@ -82,6 +82,7 @@ class LauncherTuningTest {
                 log.toString());
         assertTrue(compiled.contains("### Excluding compile"), "a method was refused C2");
         assertTrue(!compiled.contains("compiler directives added"), "the JVM's answer is not printed");
+        run(Map.of("KVLEDGER_JIT", "mixed", "KVLEDGER_CDS", "on"), "audit", log.toString());   // dumps from the list
         assertTrue(Files.exists(root.resolve("infrastructure/cli/target/cds/audit.mixed.jsa")), "an archive of its own");
     }
 
