@@ -109,6 +109,7 @@ class BatchedProjectionTest {
 
             appendRandom(store, "e0", random, 10);
             appendRandom(store, "e1", random, 10);
+            assertStoredAsCounted(view); // behind by 20 messages
             runUntilCaughtUp(store, view);
             restore(store, "again", tokens); // the last 20 messages will come again
 
@@ -138,6 +139,7 @@ class BatchedProjectionTest {
                 Thread.sleep(3_000); // several retries of the failing batch
                 assertEquals(Map.of("holey", 2L, "after", 1L), view.messagesBehind(), "nothing past the hole was applied");
                 assertEquals(Map.of("holey", new TreeSet<>(List.of("a"))), view.index());
+                assertStoredAsCounted(view); // stalled behind a hole
             }
         }
     }
@@ -183,7 +185,20 @@ class BatchedProjectionTest {
         return index;
     }
 
+    /**
+     * {@code progress()} reads only the payloads of the messages the view has not applied: its stored events are
+     * the ones a count of every stored payload gives, caught up or behind.
+     */
+    private static void assertStoredAsCounted(FleetQueries view) throws Exception {
+        Map<String, Long> stored = new TreeMap<>();
+        for (FleetQueries.EngineProgress p : view.progress()) {
+            stored.put(p.engineId(), p.stored());
+        }
+        assertEquals(view.storedEvents(), stored, "stored events, from the view's counters and the unapplied payloads");
+    }
+
     private void assertExactlyOnce(FleetQueries view) throws Exception {
+        assertStoredAsCounted(view);
         assertEquals(written.keySet(), new TreeSet<>(view.progress().stream().map(FleetQueries.EngineProgress::engineId).toList()));
         for (FleetQueries.EngineProgress p : view.progress()) {
             long events = written.get(p.engineId()).stream().mapToLong(List::size).sum();

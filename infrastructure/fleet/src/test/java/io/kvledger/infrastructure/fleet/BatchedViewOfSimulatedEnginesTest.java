@@ -44,8 +44,10 @@ class BatchedViewOfSimulatedEnginesTest {
                 assertEquals(singleView.index(), batchedView.index(), "tier index");
                 assertEquals(singleView.violations(), batchedView.violations(), "audit");
                 assertEquals(singleView.progress(), batchedView.progress(), "events seen");
+                Map<String, Long> stored = batchedView.storedEvents();
                 for (FleetQueries.EngineProgress p : batchedView.progress()) {
-                    assertEquals(p.stored(), p.seen(), p.engineId() + ": each event once");
+                    assertEquals(stored.get(p.engineId()), p.seen(), p.engineId() + ": each event once");
+                    assertEquals(stored.get(p.engineId()), p.stored(), p.engineId() + ": stored");
                 }
                 for (var engine : written.entrySet()) {
                     assertEquals(FleetFixtures.audit(engine.getValue()), batchedView.violations().stream()

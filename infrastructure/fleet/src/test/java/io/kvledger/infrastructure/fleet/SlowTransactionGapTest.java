@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
@@ -64,8 +65,10 @@ class SlowTransactionGapTest {
             await().atMost(Duration.ofSeconds(120)).until(() -> view.index().containsKey("slow"));
             await().atMost(Duration.ofSeconds(120)).until(view::caughtUp);
             assertEquals(new TreeSet<>(List.of("slow-k")), view.index().get("slow"));
+            Map<String, Long> stored = view.storedEvents();
             for (FleetQueries.EngineProgress p : view.progress()) {
-                assertEquals(p.stored(), p.seen(), p.engineId() + ": every event seen exactly once");
+                assertEquals(stored.get(p.engineId()), p.seen(), p.engineId() + ": every event seen exactly once");
+                assertEquals(stored.get(p.engineId()), p.stored(), p.engineId() + ": stored");
             }
             assertEquals(5, view.progress().size());
         } finally {

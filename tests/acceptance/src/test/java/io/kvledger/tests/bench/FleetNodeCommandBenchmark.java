@@ -208,9 +208,9 @@ public final class FleetNodeCommandBenchmark {
     }
 
     /**
-     * The domain events the view has applied, from its own counters. Not {@link FleetQueries#progress()}: that also
-     * counts the stored events by reading every stored payload, about half a second of the database's CPU per
-     * million events, which the nodes measured here would compete with.
+     * The domain events the view has applied, from its own counters: while the node catches up,
+     * {@link FleetQueries#progress()} would read the payloads it has not applied yet (the stored count), taking the
+     * database's CPU from the node measured here.
      */
     private static long seen(PostgresStore store, String view) throws Exception {
         try (var c = store.dataSource().getConnection(); var q = c.prepareStatement(
