@@ -55,6 +55,24 @@ class LauncherClassSharingTest {
         assertEquals(bad[0] + bad[1], badAgain[0] + badAgain[1], "the exit code and message are the archive's too");
     }
 
+    /**
+     * A run with an agent (a debugger's here, a profiler's when measuring) gets its archive too: the dump, which
+     * refuses agents, runs without it, and the runs on the archive keep theirs.
+     */
+    @Test
+    void aRunWithAnAgentStillGetsItsArchive() throws Exception {
+        Path target = Kvledger.launcherRoot(root);
+        Path scenario = Files.copy(Path.of("src/test/resources/examples/05_abort_mid_prefill.jsonl"), root.resolve("s.jsonl"));
+        String debugger = "KVLEDGER_JAVA_OPTS=-Xmx256m -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0";
+        String[] plain = launch("run", scenario.toString(), "KVLEDGER_CDS=off");
+        for (int run = 0; run < 2; run++) {
+            String[] withAgent = launch("run", scenario.toString(), debugger);
+            assertEquals("0", withAgent[0], withAgent[1]);
+            assertTrue(withAgent[2].endsWith(plain[2]), "the run's output after the debugger's line: " + withAgent[2]);
+        }
+        assertEquals(STATIC_ARCHIVE, magic(target.resolve("cds/run.jsa")), "dumped without the agent");
+    }
+
     private static final int STATIC_ARCHIVE = 0xf00baba2;   // CDS_ARCHIVE_MAGIC; a dynamic archive's is 0xf00baba8
 
     /** The first four bytes of a file, little-endian (0 when it has fewer). */
