@@ -52,7 +52,16 @@ class ServeKvEventsTest {
                 "--stdio", "--kv-events", ENDPOINT, "--kv-events-topic", "kv@pod-s@model", "--kv-events-wait", "30000",
                 "--kv-events-encoding", "ARRAY")
                 .redirectError(dir.resolve("serve.err").toFile()).start();
-        SubscriberFrames.Connected connected = SubscriberFrames.handshaken(ENDPOINT);
+        SubscriberFrames.Connected connected;
+        try {
+            connected = SubscriberFrames.handshaken(ENDPOINT);
+        } catch (AssertionError noHandshake) {
+            // Say why: the server gone (its stderr says what stopped it) or still up without publishing.
+            boolean alive = server.isAlive();
+            server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError(noHandshake.getMessage() + "; the server " + (alive ? "was still running" : "had exited "
+                    + server.exitValue()) + "; its stderr: " + Files.readString(dir.resolve("serve.err")), noHandshake);
+        }
         Path log = dir.resolve("served.jsonl");
         try (BufferedWriter to = new BufferedWriter(new OutputStreamWriter(server.getOutputStream(), StandardCharsets.UTF_8));
              BufferedReader from = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
