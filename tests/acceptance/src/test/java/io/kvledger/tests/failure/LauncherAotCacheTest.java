@@ -187,6 +187,43 @@ class LauncherAotCacheTest {
         }
     }
 
+    /**
+     * {@code fleet node} starts once and runs for hours, and on a JDK 25 with its cache it caught up 1.25x faster, so
+     * its default is {@code auto}: a JDK 25 when there is one, with a cache of its own ({@code fleet-node}); the fleet's
+     * queries stay on Java 17 and its archive; {@code KVLEDGER_JDK=system} keeps the node on Java 17. The JVM says
+     * which it is ({@code -XshowSettings:properties}).
+     */
+    @Test
+    void aFleetNodeRunsOnAJdk25ByDefaultAndTheFleetsQueriesDoNot() throws Exception {
+        Optional<Path> jdk = jdk25();
+        for (int run = 0; run < 2; run++) {
+            String[] node = launch(Map.of(), "fleet", "node", "--help");
+            assertEquals("0", node[0], node[1]);
+            assertTrue(node[2].startsWith("Usage: kvledger fleet node"), node[2]);
+            assertEquals("0", launch(Map.of(), "fleet", "status", "--help")[0]);
+        }
+        assertTrue(Files.size(cds.resolve("fleet.jsa")) > 0, "the queries are on Java 17's archive: " + listing());
+        Map<String, String> showing = Map.of("KVLEDGER_JAVA_OPTS", "-Xmx256m -XshowSettings:properties");
+        assertEquals("17", specification(launch(showing, "fleet", "status", "--help")[1]));
+        assertEquals("17", specification(launch(Map.of("KVLEDGER_JDK", "system", "KVLEDGER_JAVA_OPTS",
+                "-Xmx256m -XshowSettings:properties"), "fleet", "node", "--help")[1]), "system keeps the node on Java 17");
+        if (jdk.isEmpty()) {
+            assertTrue(Files.size(cds.resolve("fleet-node.jsa")) > 0, "no JDK 25 here: the node on Java 17, an archive of its own: "
+                    + listing());
+            return;
+        }
+        assertTrue(Files.size(cds.resolve("fleet-node.jdk" + version(jdk.get()) + ".aot")) > 0, "its own cache: " + listing());
+        assertEquals(Integer.toString(feature(jdk.get()).orElseThrow()),
+                specification(launch(showing, "fleet", "node", "--help")[1]), "the node runs on the JDK 25");
+    }
+
+    /** The {@code java.specification.version} a JVM printed with {@code -XshowSettings:properties}. */
+    private static String specification(String settings) {
+        Matcher value = Pattern.compile("java\\.specification\\.version = (\\S+)").matcher(settings);
+        assertTrue(value.find(), "the JVM printed its properties: " + settings);
+        return value.group(1);
+    }
+
     /** A JDK 25 or later as the launcher's {@code auto} finds one: JAVA_HOME, else the newest under /usr/lib/jvm. */
     private static Optional<Path> jdk25() throws IOException {
         String javaHome = System.getenv("JAVA_HOME");
