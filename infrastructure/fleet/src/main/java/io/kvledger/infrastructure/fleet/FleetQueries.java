@@ -127,27 +127,21 @@ public final class FleetQueries {
      * costs the store's message count, not its size ({@link #storedEvents()} reads every payload).
      */
     public List<EngineProgress> progress() throws SQLException {
-        Map<String, long[]> counts = new TreeMap<>();
-        try (Connection c = store.dataSource().getConnection()) {
-            try (PreparedStatement q = c.prepareStatement("SELECT engine_id, events FROM " + schema.engine());
-                 ResultSet r = q.executeQuery()) {
-                while (r.next()) {
-                    long[] n = counts.computeIfAbsent(r.getString(1), e -> new long[2]);
-                    n[0] = n[1] = r.getLong(2);
-                }
-            }
-            // The messages past each engine's last applied one (all of an engine the view has not met): their events.
-            try (PreparedStatement q = c.prepareStatement("SELECT d.aggregateidentifier, sum(CASE WHEN d.sequencenumber > "
-                    + "coalesce(e.last_message, -1) THEN " + EVENTS_OF_MESSAGE + " ELSE 0 END) FROM domainevententry d LEFT JOIN "
-                    + schema.engine() + " e ON e.engine_id = d.aggregateidentifier GROUP BY d.aggregateidentifier");
-                 ResultSet r = q.executeQuery()) {
-                while (r.next()) {
-                    counts.computeIfAbsent(r.getString(1), e -> new long[2])[0] += r.getLong(2);
-                }
+        // One statement, so one snapshot: the view's counters and the messages past them as of the same moment (two
+        // statements could pair counters read before a batch committed with a backlog read after it).
+        List<EngineProgress> progress = new ArrayList<>();
+        try (Connection c = store.dataSource().getConnection(); PreparedStatement q = c.prepareStatement(
+                "SELECT coalesce(s.engine, v.engine_id), coalesce(v.events, 0) + coalesce(s.backlog, 0), coalesce(v.events, 0)"
+                        + " FROM (SELECT d.aggregateidentifier AS engine, sum(CASE WHEN d.sequencenumber > coalesce(e.last_message, -1)"
+                        + " THEN " + EVENTS_OF_MESSAGE + " ELSE 0 END) AS backlog FROM domainevententry d LEFT JOIN " + schema.engine()
+                        + " e ON e.engine_id = d.aggregateidentifier GROUP BY d.aggregateidentifier) s FULL JOIN " + schema.engine()
+                        + " v ON v.engine_id = s.engine");
+             ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+                progress.add(new EngineProgress(r.getString(1), r.getLong(2), r.getLong(3)));
             }
         }
-        List<EngineProgress> progress = new ArrayList<>();
-        counts.forEach((engine, n) -> progress.add(new EngineProgress(engine, n[0], n[1])));
+        progress.sort(java.util.Comparator.comparing(EngineProgress::engineId)); // ids ascending, as Java orders them
         return progress;
     }
 
